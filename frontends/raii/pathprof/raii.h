@@ -1,0 +1,52 @@
+/* raii front-end: source-level gates for C and C++ (GCC, Clang).
+ *   void handle(msg_t *m) { PP_GATE("handle"); ... }
+ * The gate leaves when the enclosing scope ends, whichever way it ends
+ * (return from any branch, goto or break out of the block), because it is a
+ * variable with a cleanup handler. Key = address of a per-site static
+ * descriptor, so naming costs nothing on the hot path. */
+#ifndef PATHPROF_RAII_H
+#define PATHPROF_RAII_H
+
+#include <pathprof/pathprof.h>
+
+PP_EXTERN_C_BEGIN
+
+/* One per PP_GATE site; its address is the gate's key. */
+typedef struct pp_site {
+	const char *name;
+	const char *file;
+	unsigned line;
+} pp_site_t;
+
+PP_INLINE void pp__raii_leave(const pp_site_t **unused)
+{
+	(void)unused;
+	pp__leave();
+}
+
+PP_INLINE const pp_site_t *pp__raii_enter(const pp_site_t *site)
+{
+	pp__enter((uint64_t)(uintptr_t)site, PP_FE_RAII);
+	return site;
+}
+
+PP_EXTERN_C_END
+
+#define PP__CAT2(a, b) a##b
+#define PP__CAT(a, b) PP__CAT2(a, b)
+
+/* Gate the rest of the enclosing scope under the name `name` (a string
+ * literal). At most one PP_GATE per scope. */
+#define PP_GATE(name)                                                                    \
+	static const pp_site_t PP__CAT(pp__site_, __LINE__) = {name, __FILE__, __LINE__}; \
+	const pp_site_t *PP__CAT(pp__gate_, __LINE__)                                     \
+		__attribute__((cleanup(pp__raii_leave), unused)) =                        \
+			pp__raii_enter(&PP__CAT(pp__site_, __LINE__))
+
+/* Gate the enclosing function under its own name (__func__). */
+#define PP_GATE_FN() PP_GATE(__func__)
+
+/* Start a new event here (see pp_root()). */
+#define PP_ROOT() pp_root()
+
+#endif

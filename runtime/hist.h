@@ -1,0 +1,68 @@
+/* Log-linear (HDR-style) histograms of tick counts.
+ * 16 sub-buckets per power of two: recording is O(1) (clz, shift, mask) and a
+ * value reported as its bucket's midpoint is within 1/32 (3.125 %) of the
+ * recorded value; values below 16 ticks are exact. Histograms merge by adding
+ * buckets, so per-thread data combines without loss. */
+#ifndef PP_HIST_H
+#define PP_HIST_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <pathprof/compiler.h>
+
+#define PP_HIST_SUB_BITS 4
+#define PP_HIST_SUB (1u << PP_HIST_SUB_BITS)
+/* Row 0 holds 0..15 exactly; row r >= 1 holds [2^(r+3), 2^(r+4)) in 16 steps.
+ * 44 rows reach 2^47 ticks (over 13 hours at 3 GHz); larger values land in the
+ * last bucket and the exact maximum is kept beside the buckets. */
+#define PP_HIST_ROWS 44u
+#define PP_HIST_BUCKETS (PP_HIST_ROWS * PP_HIST_SUB)
+
+PP_INLINE uint32_t pp__hist_bucket(uint64_t v)
+{
+	if (v < PP_HIST_SUB)
+		return (uint32_t)v;
+	uint32_t e = 63u - (uint32_t)__builtin_clzll(v); /* e >= 4 */
+	uint32_t row = e - (PP_HIST_SUB_BITS - 1);
+	if (row >= PP_HIST_ROWS)
+		return PP_HIST_BUCKETS - 1;
+	uint32_t sub = (uint32_t)(v >> (e - PP_HIST_SUB_BITS)) & (PP_HIST_SUB - 1);
+	return row * PP_HIST_SUB + sub;
+}
+
+/* Smallest value that falls in bucket b. */
+uint64_t pp__hist_low(uint32_t b);
+/* Largest value that falls in bucket b (the last bucket also takes all above). */
+uint64_t pp__hist_high(uint32_t b);
+/* The value reported for bucket b: midpoint of [low, high]. */
+uint64_t pp__hist_mid(uint32_t b);
+
+/* One non-empty bucket of a sparse (merged, on-file) histogram. */
+typedef struct pp_hbin {
+	uint32_t bucket;
+	uint64_t count;
+} pp_hbin_t;
+
+/* Timing of one segment of one path, in ticks. Bins sorted by bucket, no zero
+ * counts, sum of bin counts == count. */
+typedef struct pp_seg {
+	uint64_t count, sum, min, max;
+	uint32_t nbins;
+	pp_hbin_t *bins;
+} pp_seg_t;
+
+/* Nearest-rank percentile (p in [0,100]) of a segment: the midpoint of the
+ * bucket holding rank ceil(p/100*count), clamped to [min, max]. 0 if empty. */
+uint64_t pp__seg_percentile(const pp_seg_t *s, double p);
+
+/* dst += src (bins merged exactly, min/max/sum/count combined). Returns 0 or
+ * -1 when out of memory. */
+int pp__seg_merge(pp_seg_t *dst, const pp_seg_t *src);
+
+/* Build a sparse segment from dense bucket counts (PP_HIST_BUCKETS entries). */
+int pp__seg_from_dense(pp_seg_t *dst, uint64_t count, uint64_t sum, uint64_t min,
+		       uint64_t max, const uint64_t *dense);
+
+void pp__seg_free(pp_seg_t *s);
+
+#endif

@@ -1,0 +1,30 @@
+/* What a front-end tells the runtime so that its keys can be named at dump
+ * time. raii and cyg need nothing (descriptors and ELF symbols); the xray shim
+ * translates function ids to addresses; the plugin's pass-emitted tables map
+ * name hashes to names. Called from constructors, never from the hot path. */
+#ifndef PATHPROF_FRONTEND_H
+#define PATHPROF_FRONTEND_H
+
+#include <stdint.h>
+#include <pathprof/compiler.h>
+#include <pathprof/gate.h>
+
+PP_EXTERN_C_BEGIN
+
+/* A key -> name table entry (plugin tables, replayed traces). */
+typedef struct pp_name_entry {
+	uint64_t key;
+	const char *name;
+} pp_name_entry_t;
+
+/* Register n names for front-end fe's keys. The table must stay valid for the
+ * life of the program (the plugin emits it as a constant). Thread-safe. */
+PP_EXPORT void pp_register_names(int fe, const pp_name_entry_t *table, uint32_t n) PP_NOINSTR;
+
+/* Keys of fe are translated to code addresses by fn and then symbolized
+ * (xray: function id -> __xray_function_address). */
+PP_EXPORT void pp_register_key_address(int fe, uint64_t (*fn)(uint64_t key)) PP_NOINSTR;
+
+PP_EXTERN_C_END
+
+#endif

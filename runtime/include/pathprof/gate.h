@@ -1,0 +1,198 @@
+/* The gate: the inline enter/leave every front-end shim calls.
+ * It lives in a public header because the raii macros inline it into user code;
+ * the cyg, xray and plugin shims inline the same two functions, so all four
+ * front-ends share one definition of the path semantics (docs/semantics.md).
+ * Nothing here allocates, locks, issues an atomic RMW or a syscall. */
+#ifndef PATHPROF_GATE_H
+#define PATHPROF_GATE_H
+
+#include <stdint.h>
+#include <pathprof/compiler.h>
+
+PP_EXTERN_C_BEGIN
+
+/* Which front-end produced a key; tells the runtime how to name it. */
+enum pp_frontend {
+	PP_FE_NONE = 0,
+	PP_FE_RAII = 1,   /* key = address of a pp_site_t */
+	PP_FE_CYG = 2,    /* key = function address */
+	PP_FE_XRAY = 3,   /* key = XRay function id */
+	PP_FE_PLUGIN = 4, /* key = compile-time hash of the function name */
+	PP_FE_REPLAY = 5, /* key = name index of a replayed trace */
+	PP_FE_COUNT
+};
+
+/* Running-hash value of "no frame open": every event's root is entered with it. */
+#define PP__SEED 0x6a09e667f3bcc908ull
+
+/* Timing modes (run time). */
+enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2 };
+
+typedef struct pp__frame {
+	uint64_t hash_before; /* running hash of the parent: restored on leave */
+	uint64_t key;
+	uint64_t t;     /* entry timestamp in ticks, when the event is timed */
+	uint64_t child; /* non-zero once a gated child was entered */
+} pp__frame_t;
+
+typedef struct pp__path pp__path_t;
+
+typedef struct pp__slot {
+	uint64_t hash; /* running hash naming the path, 0 = empty */
+	pp__path_t *path;
+} pp__slot_t;
+
+/* Per-thread state. limit doubles as the "take the slow path" switch: it is 0
+ * for an unregistered or dead thread and while frames beyond the bound are
+ * open, so enter and leave each pay exactly one predictable branch. */
+typedef struct pp__tls {
+	uint64_t hash;
+	uint32_t depth;
+	uint32_t limit;
+	pp__frame_t *stack; /* stack[-1] is a sentinel, so marking the parent needs no test */
+	pp__slot_t *table;
+	uint64_t mask;
+	struct pp__slab *slab;
+	uint32_t timing_now; /* the current event is being timed */
+	uint32_t countdown;  /* events left until the next sampled one */
+	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
+	uint32_t state;      /* internal: registration state */
+} pp__tls_t;
+
+/* Shared by all threads, written only by pp_set_timing(). */
+typedef struct pp__mode {
+	uint32_t timing; /* enum pp_timing */
+	uint32_t sample_n;
+} pp__mode_t;
+
+extern PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
+extern PP_EXPORT pp__mode_t pp__mode;
+
+/* Per-path record header; its keys follow. Counted on every leaf return. */
+struct pp__path {
+	uint64_t hash;  /* running hash */
+	uint64_t count;
+	uint32_t depth;
+	uint32_t flags;
+	struct pp__path *next;   /* the slab's list, walked by readers */
+	struct pp__seg *seg;     /* per-segment timing, allocated on first timed record */
+	uint64_t keys[];
+};
+
+struct pp__slab {
+	uint64_t magic;
+	uint64_t events; /* root frames left */
+	/* further fields are private to the runtime (runtime/slab.h) */
+};
+
+PP_EXPORT void pp__enter_slow(uint64_t key, int fe) PP_COLD;
+PP_EXPORT void pp__leave_slow(void) PP_COLD;
+PP_EXPORT pp__path_t *pp__path_miss(pp__tls_t *t, uint32_t d) PP_NOINSTR;
+PP_EXPORT void pp__record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now) PP_NOINSTR;
+
+#ifdef PP_NO_TIMING
+#define PP__TIMING 0
+#else
+#define PP__TIMING 1
+#endif
+
+/* Plain timestamp counter read, no fence: ordering against neighbouring loads
+ * would cost more than the skew it removes at these scales. */
+PP_INLINE uint64_t pp_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	extern uint64_t pp__ticks_fallback(void);
+	return pp__ticks_fallback();
+#endif
+}
+
+/* Mix a key into the running hash: xor of the salted key then a multiply,
+ * ~5 cycles; order-sensitive, so A>B and B>A name different paths. */
+PP_INLINE uint64_t pp__mix(uint64_t h, uint64_t key)
+{
+	return (h ^ (key * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+}
+
+/* At an event's first frame, decide whether this event is timed. Counts are
+ * never sampled; only timestamps are. */
+PP_INLINE uint32_t pp__event_timed(pp__tls_t *t)
+{
+	uint32_t m = pp__mode.timing;
+	if (PP_LIKELY(m != PP_TIMING_SAMPLE))
+		return m;
+	if (t->countdown > 1) {
+		t->countdown--;
+		return 0;
+	}
+	t->countdown = pp__mode.sample_n;
+	return 1;
+}
+
+/* Enter a gate. ~8 instructions when timing is off: load depth, compare,
+ * four stores into the frame, mix, store. */
+PP_INLINE void pp__enter(uint64_t key, int fe)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t d = t->depth;
+	if (PP_UNLIKELY(d >= t->limit)) {
+		pp__enter_slow(key, fe);
+		return;
+	}
+	pp__frame_t *f = t->stack + d;
+	uint64_t hb = t->hash;
+	f->hash_before = hb;
+	f->key = key;
+	f->child = 0;
+	f[-1].child = 1;
+	t->hash = pp__mix(hb, key);
+	t->depth = d + 1;
+	if (PP__TIMING) {
+		if (hb == PP__SEED)
+			t->timing_now = pp__event_timed(t);
+		if (t->timing_now)
+			f->t = pp_ticks();
+	}
+}
+
+/* Leave a gate. A frame that entered no gated child ends a root->leaf path:
+ * its count is bumped through a one-probe table lookup; first sight and
+ * collisions go out of line. */
+PP_INLINE void pp__leave(void)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t d = t->depth - 1;
+	if (PP_UNLIKELY(d >= t->limit)) {
+		pp__leave_slow();
+		return;
+	}
+	pp__frame_t *f = t->stack + d;
+	if (!f->child) {
+		uint64_t now = 0;
+		if (PP__TIMING && t->timing_now)
+			now = pp_ticks();
+		pp__slot_t *s = t->table + (t->hash & t->mask);
+		pp__path_t *p;
+		if (PP_LIKELY(s->hash == t->hash)) {
+			p = s->path;
+			p->count++;
+		} else {
+			p = pp__path_miss(t, d);
+		}
+		if (PP__TIMING && t->timing_now && p)
+			pp__record_times(t, p, d, now);
+	}
+	uint64_t hb = f->hash_before;
+	t->slab->events += (hb == PP__SEED);
+	t->hash = hb;
+	t->depth = d;
+}
+
+PP_EXTERN_C_END
+
+#endif

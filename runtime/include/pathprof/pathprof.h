@@ -1,0 +1,44 @@
+/* pathprof public API: control and read-out of the path profiler.
+ * Front-ends call the gate (pathprof/gate.h); programs call these to mark
+ * events, change the timing mode and write or print the profile. */
+#ifndef PATHPROF_PATHPROF_H
+#define PATHPROF_PATHPROF_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <pathprof/compiler.h>
+#include <pathprof/gate.h>
+
+PP_EXTERN_C_BEGIN
+
+#define PATHPROF_VERSION_MAJOR 0
+#define PATHPROF_VERSION_MINOR 1
+
+/* Start a new event on the calling thread: gates entered after this call form
+ * paths rooted here, whatever frames are open below. Cheap: one store. */
+PP_EXPORT void pp_root(void) PP_NOINSTR;
+
+/* Zero every count and histogram of every thread. Meant for phase boundaries
+ * (after warm-up); increments racing on other threads may be lost. */
+PP_EXPORT void pp_reset(void) PP_NOINSTR;
+
+/* Write the merged profile of all threads (live and exited) to path, or to
+ * $PATHPROF_OUT / "<program>.<pid>.pathprof" when path is NULL.
+ * Returns 0, or -1 with one line on stderr saying why. */
+PP_EXPORT int pp_dump(const char *path) PP_NOINSTR;
+
+/* Print the totals and the n hottest paths by count to out. */
+PP_EXPORT void pp_summary(FILE *out, int n) PP_NOINSTR;
+
+/* Change the timing mode for events that start from now on: PP_TIMING_OFF,
+ * PP_TIMING_ON, or PP_TIMING_SAMPLE timing one event in sample_n (counts stay
+ * exact). Returns 0, or -1 for a bad argument. Also settable with
+ * PATHPROF_TIMING=off|on|sample:N. */
+PP_EXPORT int pp_set_timing(enum pp_timing mode, unsigned sample_n) PP_NOINSTR;
+
+/* Do not write a profile at exit (pp_dump still works). */
+PP_EXPORT void pp_disable_exit_dump(void) PP_NOINSTR;
+
+PP_EXTERN_C_END
+
+#endif

@@ -1,0 +1,67 @@
+/* The merged profile in memory, and its file format (docs/file-format.md).
+ * One model serves the runtime's dump, the CLI's readers and writers (report,
+ * merge, diff, replay): the file is written and read field by field, never as
+ * a struct dump, and every size and offset is validated before use. */
+#ifndef PP_PROFILE_H
+#define PP_PROFILE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "hist.h"
+
+#define PP_PROFILE_MAGIC "PATHPROF"
+#define PP_PROFILE_VERSION 1u
+
+typedef struct pp_name {
+	char *name; /* function or gate name, demangled */
+	char *file; /* source file when known (raii), else "" */
+	uint32_t line;
+} pp_name_t;
+
+typedef struct pp_ppath {
+	uint64_t id;    /* stable id: pp__path_id() of the name sequence */
+	uint64_t count; /* leaf returns */
+	uint32_t depth;
+	uint32_t *names; /* depth indices into pp_profile_t.names, root first */
+	pp_seg_t *segs;  /* depth segments, root first; NULL when never timed */
+} pp_ppath_t;
+
+typedef struct pp_profile {
+	uint32_t version;
+	char *frontend; /* "raii", "cyg", "xray", "plugin", "replay", ... */
+	char *command;  /* command line of the profiled program */
+	uint64_t pid;
+	uint64_t start_ns, end_ns; /* CLOCK_REALTIME, ns since the epoch */
+	double ticks_per_ns;       /* calibrated tick rate */
+	uint32_t timing;           /* enum pp_timing at dump */
+	uint32_t sample_n;
+	uint64_t events;        /* root frames that returned */
+	uint64_t records;       /* leaf returns seen (recorded + dropped) */
+	uint64_t drops_table;   /* leaf returns dropped: path table or memory full */
+	uint64_t drops_depth;   /* frames skipped beyond the stack bound */
+	uint64_t unmatched;     /* leaves with no open frame (ignored) */
+	uint64_t threads;       /* threads that ever registered */
+	uint32_t nnames;
+	pp_name_t *names;
+	uint32_t npaths;
+	pp_ppath_t *paths;
+} pp_profile_t;
+
+/* Stable 64-bit id of a path from its name sequence (root first): equal for
+ * the same names across runs, builds and front-ends. */
+uint64_t pp__path_id(const char *const *names, uint32_t depth);
+
+/* Write p to path. Returns 0, or -1 with a one-line message in err. */
+int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t errlen);
+
+/* Read path into p (zeroed first). Returns 0, or -1 with a one-line message in
+ * err naming what is wrong (never crashes on bad input). */
+int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen);
+
+void pp__profile_free(pp_profile_t *p);
+
+/* Convert ticks to ns with the profile's rate (ticks unchanged when the rate
+ * is unknown). */
+double pp__ticks_ns(const pp_profile_t *p, uint64_t ticks);
+
+#endif

@@ -1,0 +1,24 @@
+/* Code address -> function name, through the ELF symbol tables (.symtab and
+ * .dynsym) of every module loaded in this process, via elfutils' libdwfl, so
+ * static functions resolve without -rdynamic. C++ names are demangled when the
+ * process has __cxa_demangle (it links libstdc++). Called at dump time only. */
+#ifndef PP_SYMBOLIZE_H
+#define PP_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pp__symbolizer pp__symbolizer_t;
+
+/* Open a symbolizer over the modules loaded now. NULL (with a message in err)
+ * when libdwfl cannot report this process. */
+pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen);
+
+/* Name of the function containing addr, written to buf (NUL-terminated,
+ * truncated to n). When addr resolves to no symbol, writes "0x<hex>" or
+ * "<module>+0x<offset>" and returns 1; returns 0 when a symbol was found. */
+int pp__symbolize(pp__symbolizer_t *s, uint64_t addr, char *buf, size_t n);
+
+void pp__symbolizer_close(pp__symbolizer_t *s);
+
+#endif
