@@ -1,1 +1,249 @@
-/* placeholder: being written */
+/* Code address -> function name for cyg keys, resolved at dump time through
+ * elfutils' libdwfl over this process's own modules: the .symtab of the file
+ * or of its separate debug file (so static functions resolve without
+ * -rdynamic), else .dynsym. Answers are cached per address because a dump asks
+ * for the same few addresses once per path that contains them. */
+#define _GNU_SOURCE
+#include "symbolize.h"
+#include "map.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Not thread-safe by design: the only caller is the dump path, which already
+ * holds its own lock while it resolves names, and libdwfl itself is not safe
+ * to share between threads. */
+
+typedef char *(*demangle_fn)(const char *mangled, char *out, size_t *len, int *status);
+
+struct answer {
+	char *name;
+	int rc;
+};
+
+struct pp__symbolizer {
+	Dwfl *dwfl;
+	char *debuginfo_path;	/* libdwfl keeps a pointer to this field */
+	Dwfl_Callbacks callbacks;
+	demangle_fn demangle;
+	pp__map_t cache;	/* address -> index in answers */
+	struct answer *answers;
+	size_t nanswers, cap;
+};
+
+static const char deleted_tag[] = " (deleted)";
+
+static int is_deleted(const char *name)
+{
+	size_t len = strlen(name), tag = sizeof deleted_tag - 1;
+	return len > tag && strcmp(name + len - tag, deleted_tag) == 0;
+}
+
+/* A file deleted after it was mapped (a library upgraded under a running
+ * program) is gone by name, but /proc/self/map_files still reaches the inode.
+ * Opening those links needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE, so
+ * unprivileged runs fall back to module+offset. */
+static int open_deleted(Dwfl_Module *mod)
+{
+	Dwarf_Addr low = 0;
+	dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+	DIR *dir = opendir("/proc/self/map_files");
+	if (!dir)
+		return -1;
+	int fd = -1;
+	struct dirent *e;
+	while (fd < 0 && (e = readdir(dir))) {
+		char *dash;
+		unsigned long long start = strtoull(e->d_name, &dash, 16);
+		if (*dash != '-' || start != low)
+			continue;
+		char path[64 + sizeof e->d_name];
+		snprintf(path, sizeof path, "/proc/self/map_files/%s", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	closedir(dir);
+	return fd;
+}
+
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
+	Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	int fd = dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+	if (fd < 0 && !*elfp && is_deleted(name))
+		fd = open_deleted(mod);
+	return fd;
+}
+
+pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
+{
+	pp__symbolizer_t *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "symbolize: out of memory");
+		return NULL;
+	}
+	s->callbacks.find_elf = find_elf;
+	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->callbacks.debuginfo_path = &s->debuginfo_path;
+	s->dwfl = dwfl_begin(&s->callbacks);
+	if (!s->dwfl) {
+		snprintf(err, errlen, "symbolize: cannot start libdwfl: %s",
+			dwfl_errmsg(-1));
+		free(s);
+		return NULL;
+	}
+	/* Returns an errno value, or -1 with the reason in dwfl_errmsg. */
+	int rc = dwfl_linux_proc_report(s->dwfl, getpid());
+	if (rc == 0)
+		rc = dwfl_report_end(s->dwfl, NULL, NULL);
+	if (rc != 0) {
+		snprintf(err, errlen, "symbolize: cannot list this process's modules: %s",
+			rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
+		dwfl_end(s->dwfl);
+		free(s);
+		return NULL;
+	}
+	/* Looked up rather than linked so the runtime does not drag libstdc++
+	 * into C programs; those have no mangled names to show anyway. */
+	void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	memcpy(&s->demangle, &sym, sizeof s->demangle);
+	return s;
+}
+
+void pp__symbolizer_close(pp__symbolizer_t *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nanswers; i++)
+		free(s->answers[i].name);
+	free(s->answers);
+	pp__map_free(&s->cache);
+	dwfl_end(s->dwfl);
+	free(s);
+}
+
+/* Takes ownership of name. A failed insert only costs a later re-lookup. */
+static void cache_put(pp__symbolizer_t *s, uint64_t addr, char *name, int rc)
+{
+	if (s->nanswers == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		/* Indexes are 32-bit map values. */
+		struct answer *grown = cap <= UINT32_MAX
+			? realloc(s->answers, cap * sizeof *grown) : NULL;
+		if (!grown) {
+			free(name);
+			return;
+		}
+		s->answers = grown;
+		s->cap = cap;
+	}
+	if (pp__map_put(&s->cache, addr, (uint32_t)s->nanswers) != 0) {
+		free(name);
+		return;
+	}
+	s->answers[s->nanswers++] = (struct answer){ .name = name, .rc = rc };
+}
+
+static char *demangled(pp__symbolizer_t *s, const char *raw)
+{
+	if (!s->demangle || strncmp(raw, "_Z", 2) != 0)
+		return NULL;
+	int status = -1;
+	char *out = s->demangle(raw, NULL, NULL, &status);
+	if (status != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* "<module>+0x<offset>" with the parts of the module name that change from
+ * run to run dropped ("[vdso: 1234]" -> "[vdso]", " (deleted)"), since path
+ * ids hash these names and must stay stable across runs. */
+static char *fallback_name(const char *modname, uint64_t rel)
+{
+	const char *base = strrchr(modname, '/');
+	base = base ? base + 1 : modname;
+	size_t len = strlen(base);
+	if (is_deleted(base))
+		len -= sizeof deleted_tag - 1;
+	if (len == 0) {
+		base = "?";
+		len = 1;
+	}
+	char *out = NULL;
+	const char *colon = base[0] == '[' ? strchr(base, ':') : NULL;
+	int rc = colon
+		? asprintf(&out, "%.*s]+0x%" PRIx64, (int)(colon - base), base, rel)
+		: asprintf(&out, "%.*s+0x%" PRIx64, (int)len, base, rel);
+	return rc < 0 ? NULL : out;
+}
+
+/* Fills name (malloc'd) for addr; returns the pp__symbolize status. */
+static int resolve(pp__symbolizer_t *s, uint64_t addr, char **name)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	if (!mod) {
+		if (asprintf(name, "0x%" PRIx64, addr) < 0)
+			*name = NULL;
+		return 1;
+	}
+
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *raw = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (raw && raw[0]) {
+		*name = demangled(s, raw);
+		if (!*name)
+			*name = strdup(raw);
+		return 0;
+	}
+
+	/* No symbol covers addr (stripped file, vdso without one, unreadable
+	 * deleted file): module+offset still lets a person run addr2line. The
+	 * offset is the link-time address when the ELF is readable, the distance
+	 * from the module's first mapping otherwise. */
+	Dwarf_Addr start = 0, bias = 0;
+	const char *modname = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	uint64_t rel = dwfl_module_getelf(mod, &bias) ? addr - bias : addr - start;
+	*name = fallback_name(modname ? modname : "?", rel);
+	return 1;
+}
+
+static void copy_out(char *buf, size_t n, const char *name)
+{
+	if (n == 0)
+		return;
+	size_t len = strlen(name);
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+}
+
+int pp__symbolize(pp__symbolizer_t *s, uint64_t addr, char *buf, size_t n)
+{
+	uint32_t hit;
+	if (pp__map_get(&s->cache, addr, &hit)) {
+		copy_out(buf, n, s->answers[hit].name);
+		return s->answers[hit].rc;
+	}
+	char *name = NULL;
+	int rc = resolve(s, addr, &name);
+	if (!name) {
+		/* Out of memory: still answer, just without caching. */
+		char hex[2 + 16 + 1];
+		snprintf(hex, sizeof hex, "0x%" PRIx64, addr);
+		copy_out(buf, n, hex);
+		return 1;
+	}
+	copy_out(buf, n, name);
+	cache_put(s, addr, name, rc);
+	return rc;
+}
