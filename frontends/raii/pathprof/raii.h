@@ -8,15 +8,9 @@
 #define PATHPROF_RAII_H
 
 #include <pathprof/pathprof.h>
+#include <pathprof/frontend.h>
 
 PP_EXTERN_C_BEGIN
-
-/* One per PP_GATE site; its address is the gate's key. */
-typedef struct pp_site {
-	const char *name;
-	const char *file;
-	unsigned line;
-} pp_site_t;
 
 PP_INLINE void pp__raii_leave(const pp_site_t **unused)
 {

@@ -11,6 +11,13 @@
 
 PP_EXTERN_C_BEGIN
 
+/* One per raii gate site (PP_GATE); its address is the gate's key. */
+typedef struct pp_site {
+	const char *name;
+	const char *file;
+	unsigned line;
+} pp_site_t;
+
 /* A key -> name table entry (plugin tables, replayed traces). */
 typedef struct pp_name_entry {
 	uint64_t key;

@@ -144,6 +144,11 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 		pp__enter_slow(key, fe);
 		return;
 	}
+	/* Claim the frame before filling it: a signal handler that runs gated
+	 * code in between then pushes above it instead of overwriting it. The
+	 * barrier only stops the compiler reordering; it costs no instruction. */
+	t->depth = d + 1;
+	__asm__ volatile("" ::: "memory");
 	pp__frame_t *f = t->stack + d;
 	uint64_t hb = t->hash;
 	f->hash_before = hb;
@@ -151,7 +156,6 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	f->child = 0;
 	f[-1].child = 1;
 	t->hash = pp__mix(hb, key);
-	t->depth = d + 1;
 	if (PP__TIMING) {
 		if (hb == PP__SEED)
 			t->timing_now = pp__event_timed(t);

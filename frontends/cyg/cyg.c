@@ -1,0 +1,22 @@
+/* cyg front-end: the hooks GCC and Clang call from every function compiled
+ * with -finstrument-functions. Key = the function's address, named at dump
+ * time from the ELF symbol tables. The hooks only forward to the inline gate;
+ * they are themselves never instrumented, and the runtime's slow paths save
+ * errno, so instrumented code sees no side effect. */
+#include <pathprof/gate.h>
+
+PP_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site) PP_NOINSTR;
+PP_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site) PP_NOINSTR;
+
+void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	(void)call_site;
+	pp__enter((uint64_t)(uintptr_t)fn, PP_FE_CYG);
+}
+
+void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	(void)fn;
+	(void)call_site;
+	pp__leave();
+}

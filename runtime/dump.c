@@ -1,0 +1,339 @@
+/* From slabs to a profile: merge every slab (live threads and exited ones)
+ * into the self-describing profile model, name keys, assign stable path ids,
+ * and write it at exit or on request. Paths are merged first by running hash
+ * (cheap, exact within the process) and then by stable id (two sites with the
+ * same names are the same path to the user). Output order is sorted, so the
+ * same events always give the same bytes. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pathprof/pathprof.h>
+#include "map.h"
+#include "report.h"
+#include "runtime.h"
+#include "slab.h"
+
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct collect {
+	pp_profile_t *p;
+	pp__resolver_t *res;
+	pp__map_t key_names; /* key -> name index */
+	pp__map_t id_paths;  /* stable id -> path index */
+	uint32_t cap_names, cap_paths;
+} collect_t;
+
+static char *xstrdup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static char *read_cmdline(void)
+{
+	char buf[4096];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return xstrdup(program_invocation_name);
+	for (ssize_t i = 0; i < n - 1; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+static int name_index(collect_t *c, int fe, uint64_t key, uint32_t *out)
+{
+	if (pp__map_get(&c->key_names, key, out))
+		return 0;
+	pp_profile_t *p = c->p;
+	if (p->nnames == c->cap_names) {
+		uint32_t cap = c->cap_names ? c->cap_names * 2 : 64;
+		pp_name_t *m = realloc(p->names, cap * sizeof *m);
+		if (!m)
+			return -1;
+		p->names = m;
+		c->cap_names = cap;
+	}
+	const char *file;
+	uint32_t line;
+	const char *name = pp__resolve(c->res, fe, key, &file, &line);
+	pp_name_t *n = &p->names[p->nnames];
+	n->name = xstrdup(name);
+	n->file = xstrdup(file);
+	n->line = line;
+	if (!n->name || !n->file)
+		return -1;
+	*out = p->nnames++;
+	return pp__map_put(&c->key_names, key, *out);
+}
+
+/* A consistent snapshot of one hot-path segment: the count is taken from
+ * the buckets themselves, so a writer racing with us cannot make the total
+ * disagree with the histogram. */
+static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
+{
+	uint64_t dense[PP_HIST_BUCKETS];
+	uint64_t n = 0;
+	memset(dense, 0, sizeof dense);
+	for (uint32_t r = 0; r < PP_HIST_ROWS; r++) {
+		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
+		if (!ref)
+			continue;
+		const uint64_t *cells = pp__arena_ptr(ref);
+		for (uint32_t i = 0; i < PP_HIST_SUB; i++) {
+			dense[r * PP_HIST_SUB + i] = cells[i];
+			n += cells[i];
+		}
+	}
+	memset(dst, 0, sizeof *dst);
+	if (!n)
+		return 0;
+	uint64_t min = g->min, max = g->max;
+	if (min > max) /* a writer was mid-update: fall back to bucket bounds */
+		min = 0;
+	return pp__seg_from_dense(dst, n, g->sum, min, max, dense);
+}
+
+static int add_path(collect_t *c, int fe, const pp__path_t *rp)
+{
+	pp_profile_t *p = c->p;
+	uint64_t count = rp->count;
+	const pp__segrt_t *g = __atomic_load_n((pp__segrt_t **)&rp->seg, __ATOMIC_ACQUIRE);
+	if (!count)
+		return 0;
+	uint32_t depth = rp->depth;
+	uint32_t *names = malloc(depth * sizeof *names);
+	const char **strs = malloc(depth * sizeof *strs);
+	pp_seg_t *segs = g ? calloc(depth, sizeof *segs) : NULL;
+	int rc = -1;
+	if (!names || !strs || (g && !segs))
+		goto out;
+	for (uint32_t i = 0; i < depth; i++)
+		if (name_index(c, fe, rp->keys[i], &names[i]) != 0)
+			goto out;
+	for (uint32_t i = 0; i < depth; i++)
+		strs[i] = p->names[names[i]].name;
+	for (uint32_t i = 0; g && i < depth; i++)
+		if (seg_snapshot(&segs[i], &g[i]) != 0)
+			goto out;
+	uint64_t id = pp__path_id(strs, depth);
+	uint32_t at;
+	if (pp__map_get(&c->id_paths, id, &at)) {
+		pp_ppath_t *q = &p->paths[at];
+		q->count += count;
+		if (segs && !q->segs) {
+			q->segs = calloc(depth, sizeof *q->segs);
+			if (!q->segs)
+				goto out;
+		}
+		for (uint32_t i = 0; segs && i < depth; i++)
+			if (pp__seg_merge(&q->segs[i], &segs[i]) != 0)
+				goto out;
+		rc = 0;
+		goto out;
+	}
+	if (p->npaths == c->cap_paths) {
+		uint32_t cap = c->cap_paths ? c->cap_paths * 2 : 256;
+		pp_ppath_t *m = realloc(p->paths, cap * sizeof *m);
+		if (!m)
+			goto out;
+		p->paths = m;
+		c->cap_paths = cap;
+	}
+	if (pp__map_put(&c->id_paths, id, p->npaths) != 0)
+		goto out;
+	p->paths[p->npaths++] = (pp_ppath_t){id, count, depth, names, segs};
+	names = NULL;
+	segs = NULL;
+	rc = 0;
+out:
+	if (segs)
+		for (uint32_t i = 0; i < depth; i++)
+			pp__seg_free(&segs[i]);
+	free(segs);
+	free(names);
+	free(strs);
+	return rc;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const pp_ppath_t *)a)->id, y = ((const pp_ppath_t *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+static const pp_name_t *sort_names_base;
+static int by_name(const void *a, const void *b)
+{
+	const pp_name_t *x = &sort_names_base[*(const uint32_t *)a];
+	const pp_name_t *y = &sort_names_base[*(const uint32_t *)b];
+	int r = strcmp(x->name, y->name);
+	if (!r)
+		r = strcmp(x->file, y->file);
+	if (!r)
+		r = (x->line > y->line) - (x->line < y->line);
+	return r;
+}
+
+/* Names and paths in a canonical order, independent of thread scheduling. */
+static int canonical_order(pp_profile_t *p)
+{
+	uint32_t n = p->nnames;
+	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+	uint32_t *remap = malloc((n ? n : 1) * sizeof *remap);
+	pp_name_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
+	if (!order || !remap || !sorted) {
+		free(order);
+		free(remap);
+		free(sorted);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_names_base = p->names;
+	qsort(order, n, sizeof *order, by_name);
+	for (uint32_t i = 0; i < n; i++) {
+		sorted[i] = p->names[order[i]];
+		remap[order[i]] = i;
+	}
+	free(p->names);
+	p->names = sorted;
+	for (uint32_t i = 0; i < p->npaths; i++)
+		for (uint32_t j = 0; j < p->paths[i].depth; j++)
+			p->paths[i].names[j] = remap[p->paths[i].names[j]];
+	qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
+	free(order);
+	free(remap);
+	return 0;
+}
+
+int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
+{
+	pp__init();
+	memset(p, 0, sizeof *p);
+	collect_t c = {.p = p, .res = pp__resolver_open()};
+	int fe = pp__g.frontend;
+	p->version = PP_PROFILE_VERSION;
+	p->frontend = xstrdup(pp__frontend_name(fe));
+	p->command = read_cmdline();
+	p->pid = pp__g.pid;
+	p->start_ns = pp__g.start_ns;
+	p->end_ns = pp__realtime_ns();
+	p->ticks_per_ns = pp__clock_ticks_per_ns();
+	p->timing = pp__mode.timing;
+	p->sample_n = pp__mode.sample_n;
+	p->threads = pp__threads_seen();
+	p->drops_depth = pp__g.skipped;
+	int rc = c.res && p->frontend && p->command ? 0 : -1;
+	for (pp__slab_t *s = pp__slab_first(); s && rc == 0; s = s->next_all) {
+		p->events += s->pub.events;
+		p->drops_table += s->drops_table;
+		p->drops_depth += s->drops_depth;
+		p->unmatched += s->unmatched;
+		for (pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q && rc == 0;
+		     q = q->next)
+			rc = add_path(&c, fe, q);
+	}
+	if (rc == 0)
+		rc = canonical_order(p);
+	p->records = p->drops_table;
+	for (uint32_t i = 0; i < p->npaths; i++)
+		p->records += p->paths[i].count;
+	pp__resolver_close(c.res);
+	pp__map_free(&c.key_names);
+	pp__map_free(&c.id_paths);
+	if (rc != 0) {
+		snprintf(err, errlen, "out of memory while merging the profile");
+		pp__profile_free(p);
+	}
+	return rc;
+}
+
+/* PATHPROF_OUT with "%p" replaced by the pid; a forked child writing to an
+ * explicit name without %p gets ".<pid>" appended so it never overwrites its
+ * parent's profile. */
+static void out_path(const char *path, char *buf, size_t n)
+{
+	if (path) {
+		snprintf(buf, n, "%s", path);
+		return;
+	}
+	if (!pp__g.out[0]) {
+		snprintf(buf, n, "%s.%llu.pathprof", program_invocation_short_name,
+			 (unsigned long long)pp__g.pid);
+		return;
+	}
+	const char *pct = strstr(pp__g.out, "%p");
+	if (pct)
+		snprintf(buf, n, "%.*s%llu%s", (int)(pct - pp__g.out), pp__g.out,
+			 (unsigned long long)pp__g.pid, pct + 2);
+	else if (pp__g.pid != pp__g.first_pid)
+		snprintf(buf, n, "%s.%llu", pp__g.out, (unsigned long long)pp__g.pid);
+	else
+		snprintf(buf, n, "%s", pp__g.out);
+}
+
+int pp_dump(const char *path)
+{
+	char file[4200], err[512];
+	pp_profile_t p;
+	int saved = errno;
+	pthread_mutex_lock(&dump_lock);
+	out_path(path, file, sizeof file);
+	int rc = pp__profile_collect(&p, err, sizeof err);
+	if (rc == 0) {
+		rc = pp__profile_write(&p, file, err, sizeof err);
+		pp__profile_free(&p);
+	}
+	pthread_mutex_unlock(&dump_lock);
+	if (rc != 0)
+		pp__warn("%s", err);
+	errno = saved;
+	return rc;
+}
+
+void pp_summary(FILE *out, int n)
+{
+	char err[512];
+	pp_profile_t p;
+	pthread_mutex_lock(&dump_lock);
+	int rc = pp__profile_collect(&p, err, sizeof err);
+	pthread_mutex_unlock(&dump_lock);
+	if (rc != 0) {
+		pp__warn("%s", err);
+		return;
+	}
+	pp_report_opts_t o = {.top = n > 0 ? (uint32_t)n : 0};
+	pp__report(out, &p, &o);
+	pp__profile_free(&p);
+}
+
+static void exit_dump(void)
+{
+	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
+		pp_dump(NULL);
+}
+
+void pp__hook_exit(void)
+{
+	if (__atomic_exchange_n(&pp__g.exit_dump_hooked, 1, __ATOMIC_ACQ_REL))
+		return;
+	__atomic_store_n(&pp__g.exit_dump, 1, __ATOMIC_RELEASE);
+	atexit(exit_dump);
+}
+
+void pp_disable_exit_dump(void)
+{
+	pp__init();
+	__atomic_store_n(&pp__g.exit_dump_hooked, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&pp__g.exit_dump, 0, __ATOMIC_RELEASE);
+}

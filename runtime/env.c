@@ -1,0 +1,110 @@
+/* Start-up: PATHPROF_* variables and one-time initialisation. A bad value is
+ * reported once on stderr and the default is used, so a typo in production
+ * never stops the program. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pathprof/pathprof.h>
+#include "runtime.h"
+#include "slab.h"
+
+pp__global_t pp__g;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n)
+{
+	if (!strcmp(s, "off")) {
+		*mode = PP_TIMING_OFF;
+		return 0;
+	}
+	if (!strcmp(s, "on")) {
+		*mode = PP_TIMING_ON;
+		return 0;
+	}
+	if (!strncmp(s, "sample:", 7)) {
+		char *end;
+		errno = 0;
+		unsigned long n = strtoul(s + 7, &end, 10);
+		if (errno || end == s + 7 || *end || n == 0 || n > 0x7fffffff || s[7] == '-')
+			return -1;
+		*mode = n == 1 ? PP_TIMING_ON : PP_TIMING_SAMPLE;
+		*sample_n = (uint32_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+/* A positive integer within [lo, hi], or the default with a warning. */
+static uint64_t env_number(const char *var, uint64_t def, uint64_t lo, uint64_t hi)
+{
+	const char *s = getenv(var);
+	if (!s || !*s)
+		return def;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || end == s || s[0] == '-' || v < lo || v > hi) {
+		pp__warn("%s=%s: expected a whole number from %llu to %llu; using %llu", var, s,
+			 (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)def);
+		return def;
+	}
+	return v;
+}
+
+void pp__env_load(void)
+{
+	const char *s = getenv("PATHPROF_TIMING");
+	if (s && *s) {
+		uint32_t mode = PP_TIMING_OFF, n = pp__mode.sample_n;
+		if (pp__parse_timing(s, &mode, &n) == 0)
+			pp_set_timing(mode, n);
+		else
+			pp__warn("PATHPROF_TIMING=%s: expected off, on or sample:N (N >= 1); using off", s);
+	}
+	s = getenv("PATHPROF_OUT");
+	if (s && *s) {
+		if (strlen(s) >= sizeof pp__g.out)
+			pp__warn("PATHPROF_OUT is longer than %zu bytes; using the default name",
+				 sizeof pp__g.out - 1);
+		else
+			strcpy(pp__g.out, s);
+	}
+	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 65536);
+	pp__config.paths = env_number("PATHPROF_PATHS", pp__config.paths, 16, 1u << 26);
+	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);
+}
+
+static void after_fork_child(void)
+{
+	pp__g.pid = (uint64_t)getpid();
+	pp__g.start_ns = pp__realtime_ns();
+	pp__clock_start();
+	pp__slab_after_fork();
+}
+
+static void init(void)
+{
+	pp__g.pid = pp__g.first_pid = (uint64_t)getpid();
+	pp__g.start_ns = pp__realtime_ns();
+	pp__clock_start();
+	pp__env_load();
+	pthread_atfork(NULL, NULL, after_fork_child);
+	/* An explicit PATHPROF_OUT is a request for a profile even when no gate
+	 * runs (an unarmed XRay binary writes an empty one). */
+	if (pp__g.out[0])
+		pp__hook_exit();
+}
+
+void pp__init(void)
+{
+	pthread_once(&init_once, init);
+}
+
+__attribute__((constructor(101))) PP_NOINSTR static void init_at_load(void)
+{
+	pp__init();
+}

@@ -1,0 +1,204 @@
+/* The out-of-line halves of the gate: thread registration and depth overflow
+ * (enter_slow/leave_slow), first sight of a path (path_miss) and the timing
+ * of a leaf record (record_times). Each is reached at most once per event or
+ * per new path, so clarity wins over cycles here. A re-entrancy flag keeps a
+ * signal handler that runs gated code from corrupting a half-done insert: the
+ * nested record is dropped and counted instead. */
+#include <errno.h>
+#include <string.h>
+
+#include <pathprof/pathprof.h>
+#include "runtime.h"
+#include "slab.h"
+
+enum { ST_NEW = 0, ST_REGISTERING = 1, ST_LIVE = 2, ST_DEAD = 3 };
+
+PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
+PP_EXPORT pp__mode_t pp__mode = {PP_TIMING_OFF, 64};
+
+static __thread int in_slow PP_TLS_IE;
+
+static inline pp__slab_t *slab_of(pp__tls_t *t)
+{
+	return (pp__slab_t *)t->slab;
+}
+
+void pp__enter_slow(uint64_t key, int fe)
+{
+	pp__tls_t *t = &pp__tls;
+	int saved = errno;
+	if (t->state == ST_NEW) {
+		t->state = ST_REGISTERING;
+		if (pp__thread_register(t, fe) == 0) {
+			t->state = ST_LIVE;
+			t->excess = 0;
+			t->limit = pp__config.depth;
+			errno = saved;
+			pp__enter(key, fe);
+			return;
+		}
+		t->state = ST_DEAD;
+	}
+	if (t->state == ST_LIVE) {
+		/* Beyond the bound: skip the frame but keep its parent from
+		 * passing for a leaf, and count it. */
+		pp__slab_t *s = slab_of(t);
+		if (t->depth)
+			t->stack[t->depth - 1].child = 1;
+		s->drops_depth++;
+	} else {
+		__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
+	}
+	t->excess++;
+	t->limit = 0;
+	errno = saved;
+}
+
+void pp__leave_slow(void)
+{
+	pp__tls_t *t = &pp__tls;
+	if (t->excess) {
+		if (--t->excess == 0 && t->state == ST_LIVE)
+			t->limit = pp__config.depth;
+		return;
+	}
+	if (t->state == ST_LIVE)
+		slab_of(t)->unmatched++;
+}
+
+pp__path_t *pp__path_miss(pp__tls_t *t, uint32_t d)
+{
+	pp__slab_t *s = slab_of(t);
+	uint64_t h = t->hash;
+	uint64_t mask = t->mask;
+	pp__slot_t *slot = NULL;
+	for (uint64_t i = h, n = 0; n <= mask; i++, n++) {
+		pp__slot_t *c = t->table + (i & mask);
+		uint64_t ch = c->hash;
+		if (ch == h) {
+			c->path->count++;
+			return c->path;
+		}
+		if (ch == 0) {
+			slot = c;
+			break;
+		}
+	}
+	if (in_slow || !slot || s->npaths >= s->capacity || h == 0) {
+		s->drops_table++;
+		return NULL;
+	}
+	in_slow = 1;
+	int saved = errno;
+	/* The path runs from the innermost frame entered with the seed hash
+	 * (the event's root) up to this leaf. */
+	uint32_t r = d;
+	while (r > 0 && t->stack[r].hash_before != PP__SEED)
+		r--;
+	uint32_t depth = d - r + 1;
+	pp__path_t *p = pp__slab_alloc(s, sizeof(*p) + depth * sizeof(uint64_t), 0);
+	if (!p) {
+		s->drops_table++;
+		in_slow = 0;
+		errno = saved;
+		return NULL;
+	}
+	p->hash = h;
+	p->count = 1;
+	p->depth = depth;
+	p->flags = 0;
+	p->seg = NULL;
+	for (uint32_t i = 0; i < depth; i++)
+		p->keys[i] = t->stack[r + i].key;
+	p->next = s->head;
+	s->npaths++;
+	/* Readers walk the list and the table concurrently: publish a path only
+	 * once it is whole. */
+	__atomic_store_n(&s->head, p, __ATOMIC_RELEASE);
+	slot->path = p;
+	__atomic_store_n(&slot->hash, h, __ATOMIC_RELEASE);
+	in_slow = 0;
+	errno = saved;
+	return p;
+}
+
+static void seg_add(pp__slab_t *s, pp__segrt_t *g, uint64_t v)
+{
+	uint32_t b = pp__hist_bucket(v);
+	uint32_t row = b / PP_HIST_SUB;
+	if (PP_UNLIKELY(!g->rows[row])) {
+		void *m = pp__slab_alloc(s, PP__ROW_BYTES, 1);
+		if (!m) {
+			s->drops_time++;
+			return;
+		}
+		__atomic_store_n(&g->rows[row], pp__arena_ref(m), __ATOMIC_RELEASE);
+	}
+	uint64_t *cells = pp__arena_ptr(g->rows[row]);
+	cells[b % PP_HIST_SUB]++;
+	g->count++;
+	g->sum += v;
+	if (v < g->min)
+		g->min = v;
+	if (v > g->max)
+		g->max = v;
+}
+
+/* Segment i of a path is the time from entering stage i to entering stage
+ * i+1; the leaf's segment ends at its return (now). */
+void pp__record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now)
+{
+	pp__slab_t *s = slab_of(t);
+	if (in_slow) {
+		s->drops_time++;
+		return;
+	}
+	in_slow = 1;
+	pp__segrt_t *g = (pp__segrt_t *)p->seg;
+	if (PP_UNLIKELY(!g)) {
+		int saved = errno;
+		g = pp__slab_alloc(s, p->depth * sizeof(pp__segrt_t), 0);
+		errno = saved;
+		if (!g) {
+			s->drops_time++;
+			in_slow = 0;
+			return;
+		}
+		for (uint32_t i = 0; i < p->depth; i++)
+			g[i].min = UINT64_MAX;
+		__atomic_store_n(&p->seg, (struct pp__seg *)g, __ATOMIC_RELEASE);
+	}
+	pp__frame_t *f = t->stack + (d + 1 - p->depth);
+	for (uint32_t i = 0; i < p->depth; i++) {
+		uint64_t end = i + 1 < p->depth ? f[i + 1].t : now;
+		/* Clocks that step back (migration across unsynchronised
+		 * sockets) give 0 rather than a huge unsigned value. */
+		seg_add(s, &g[i], end > f[i].t ? end - f[i].t : 0);
+	}
+	in_slow = 0;
+}
+
+void pp_root(void)
+{
+	pp__tls_t *t = &pp__tls;
+	t->hash = PP__SEED;
+}
+
+int pp_set_timing(enum pp_timing mode, unsigned sample_n)
+{
+	if (mode == PP_TIMING_SAMPLE && sample_n == 0)
+		return -1;
+	if (mode != PP_TIMING_OFF && mode != PP_TIMING_ON && mode != PP_TIMING_SAMPLE)
+		return -1;
+	if (mode == PP_TIMING_SAMPLE && sample_n == 1)
+		mode = PP_TIMING_ON;
+	if (mode == PP_TIMING_SAMPLE)
+		__atomic_store_n(&pp__mode.sample_n, sample_n, __ATOMIC_RELAXED);
+	__atomic_store_n(&pp__mode.timing, (uint32_t)mode, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void pp_reset(void)
+{
+	pp__slab_reset_all();
+}

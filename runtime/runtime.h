@@ -1,0 +1,60 @@
+/* Internal declarations shared by the runtime's files: start-up, the error
+ * sink, the clock and process-wide state. Nothing here is public. */
+#ifndef PP_RUNTIME_H
+#define PP_RUNTIME_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <pathprof/gate.h>
+#include "profile.h"
+
+typedef struct pp__global {
+	int frontend;          /* enum pp_frontend of the first gate seen */
+	int mixed_frontends;   /* another front-end's gate was seen too */
+	int exit_dump;         /* write the profile at exit */
+	int exit_dump_hooked;  /* atexit handler installed */
+	char out[4096];        /* PATHPROF_OUT, or "" for the default name */
+	uint64_t pid;
+	uint64_t first_pid;     /* pid at start, to tell a forked child */
+	uint64_t start_ns;     /* CLOCK_REALTIME at start */
+	uint64_t skipped;      /* frames of threads that could not register */
+} pp__global_t;
+
+extern pp__global_t pp__g;
+
+/* One-time start-up (environment, clock); safe to call from anywhere. */
+void pp__init(void);
+
+/* Read PATHPROF_* into pp__config, pp__mode and pp__g; warns once per bad
+ * variable and keeps the default. */
+void pp__env_load(void);
+
+/* Parse a PATHPROF_TIMING value. 0 on success. */
+int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n);
+
+/* The error sink: "pathprof: <message>" on stderr, one line. */
+void pp__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Clock: remember the start point, and measure ticks per ns at dump time. */
+void pp__clock_start(void);
+double pp__clock_ticks_per_ns(void);
+uint64_t pp__realtime_ns(void);
+
+/* Names of front-ends as written into profiles. */
+const char *pp__frontend_name(int fe);
+
+/* Build the merged profile of every slab into p. 0 or -1 (message in err). */
+int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen);
+
+/* Key naming (names.c). A resolver lives for one collection. */
+typedef struct pp__resolver pp__resolver_t;
+pp__resolver_t *pp__resolver_open(void);
+/* Name of key of front-end fe; file and line set when known (else "" and 0). */
+const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **file,
+			uint32_t *line);
+void pp__resolver_close(pp__resolver_t *r);
+
+/* Install the at-exit dump once. */
+void pp__hook_exit(void);
+
+#endif

@@ -1,0 +1,91 @@
+/* Per-thread slabs carved from one arena.
+ * Each thread that runs a gate gets a slab: its shadow stack, its path table
+ * and the memory its paths and histograms live in. A slab has one writer (its
+ * thread) and outlives it: at thread exit it is kept for the dump and handed
+ * to the next new thread, which keeps adding to it (the profile is a sum, so
+ * reuse loses nothing and bounds memory by the peak number of live threads). */
+#ifndef PP_SLAB_H
+#define PP_SLAB_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <pathprof/gate.h>
+#include "hist.h"
+
+#define PP__SLAB_MAGIC 0x62616c73666f7270ull /* "prpfslab" */
+
+/* Segment timing as the hot path keeps it: dense rows of 16 counters are
+ * allocated on first use, so a segment costs 208 bytes plus 128 per octave
+ * of durations it actually saw. Rows are referenced by 32-bit arena offsets
+ * (units of 128 bytes) to keep the segment small. */
+typedef struct pp__segrt {
+	uint64_t count, sum, min, max;
+	uint32_t rows[PP_HIST_ROWS];
+} pp__segrt_t;
+
+#define PP__ROW_BYTES (PP_HIST_SUB * sizeof(uint64_t))
+
+typedef struct pp__slab_priv {
+	struct pp__slab pub; /* magic, events: read by the inline gate */
+	uint64_t drops_table; /* leaf records dropped: table or memory full */
+	uint64_t drops_depth; /* frames skipped beyond the stack bound */
+	uint64_t drops_time;  /* timed records without memory for histograms */
+	uint64_t unmatched;   /* leaves without an open frame */
+	uint64_t npaths;
+	pp__path_t *head; /* newest first; published with release stores */
+	char *bump, *end; /* current chunk of path memory */
+	struct pp__slab_priv *next_all;
+	struct pp__slab_priv *next_free;
+	uint32_t live;
+	uint32_t uses; /* threads that have owned this slab */
+	pp__slot_t *table;
+	uint64_t mask;
+	uint64_t capacity; /* paths this slab may hold */
+	pp__frame_t *frames; /* frames[0] is the sentinel; stack = frames + 1 */
+} pp__slab_t;
+
+typedef struct pp__arena {
+	char *base;
+	size_t size;
+	size_t used; /* bumped atomically (cold path only) */
+} pp__arena_t;
+
+extern pp__arena_t pp__arena;
+
+/* Run-time configuration, fixed at init from PATHPROF_*. */
+typedef struct pp__config {
+	uint32_t depth;   /* shadow stack bound */
+	uint64_t paths;   /* path table capacity per slab */
+	size_t arena_mb;  /* arena reservation */
+} pp__config_t;
+
+extern pp__config_t pp__config;
+
+/* Carve n bytes (rounded to 64) from the arena; NULL when it is full. */
+void *pp__arena_alloc(size_t n);
+/* Arena offset reference of p in 128-byte units (p from pp__slab_alloc). */
+uint32_t pp__arena_ref(const void *p);
+void *pp__arena_ptr(uint32_t ref);
+
+/* Allocate n zeroed bytes (n <= chunk) in slab s, 128-byte aligned when
+ * align128; NULL when the arena is full. Only the owning thread calls it. */
+void *pp__slab_alloc(pp__slab_t *s, size_t n, int align128);
+
+/* Give the calling thread a slab (a retired one if any). -1 when none can be
+ * had; the thread then runs ungated. */
+int pp__thread_register(pp__tls_t *t, int fe);
+
+/* First slab of the list of every slab ever created (for readers). */
+pp__slab_t *pp__slab_first(void);
+
+/* Zero every count and histogram in every slab. */
+void pp__slab_reset_all(void);
+
+/* Number of threads that ever registered. */
+uint64_t pp__threads_seen(void);
+
+/* After fork(): the child's only thread keeps its slab (zeroed); slabs of
+ * threads that do not exist in the child are retired. */
+void pp__slab_after_fork(void);
+
+#endif
