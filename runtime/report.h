@@ -1,0 +1,44 @@
+/* Renderers of a merged profile: a readable text report, a complete JSON
+ * export and the canonical path listing that verify and tests compare.
+ * Shared by the CLI (`pathprof report`) and the runtime's pp_summary(), so a
+ * profile reads the same whether printed in-process or from its file. */
+#ifndef PP_REPORT_H
+#define PP_REPORT_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include "profile.h"
+
+typedef enum pp_report_sort {
+	PP_SORT_COUNT = 0, /* leaf returns, highest first */
+	PP_SORT_TIME = 1,  /* total time (sum over the path's segments), highest first */
+} pp_report_sort_t;
+
+typedef enum pp_report_format {
+	PP_FORMAT_TEXT = 0,
+	PP_FORMAT_JSON = 1,
+	PP_FORMAT_PATHS = 2, /* canonical listing: count|name>name>...>leaf */
+} pp_report_format_t;
+
+/* A zeroed struct means: every path, by count, as text. */
+typedef struct pp_report_opts {
+	uint32_t top;          /* paths shown after sorting, 0 = all (ignored by paths) */
+	pp_report_sort_t sort; /* ignored by paths, which sorts by names */
+	uint64_t min_count;    /* hide paths with fewer leaf returns */
+	uint64_t min_time_ns;  /* hide paths whose total time is below this */
+	pp_report_format_t format;
+} pp_report_opts_t;
+
+/* Render p to out as o says. Returns 0, or -1 when writing failed (out is
+ * flushed and its error flag checked; errno tells why) or out of memory. */
+int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
+
+/* Parse a --format / --sort word. Return 0, or -1 when s names none. */
+int pp__report_format_parse(const char *s, pp_report_format_t *f);
+int pp__report_sort_parse(const char *s, pp_report_sort_t *sort);
+
+/* Version of the JSON export's layout (docs/cli.md); bumped on any change a
+ * consumer could notice. */
+#define PP_REPORT_JSON_SCHEMA 1
+
+#endif

@@ -1,0 +1,86 @@
+/* Helpers every pathprof subcommand uses (cli.h): one error format, strict
+ * number parsing, and output that is checked for write errors, so each
+ * command fails the same way instead of each inventing its own. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("pathprof: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv)
+{
+	/* getopt leaves the offending word at optind - 1, except for an unknown
+	 * letter inside a bundle ("-hx"), which only optopt names. */
+	const char *word = argv[optind - 1];
+	if (c == ':')
+		cli_error("%s: option '%s' needs a value (see 'pathprof %s --help')", cmd, word, cmd);
+	else if (optopt)
+		cli_error("%s: unknown option '-%c' (see 'pathprof %s --help')", cmd, optopt, cmd);
+	else
+		cli_error("%s: unknown option '%s' (see 'pathprof %s --help')", cmd, word, cmd);
+	return CLI_USAGE;
+}
+
+int cli_parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *c = s;
+	if (!*c)
+		goto bad;
+	for (; *c; c++) {
+		if (*c < '0' || *c > '9')
+			goto bad;
+		if (v > (max - (uint64_t)(*c - '0')) / 10) {
+			cli_error("%s: '%s' is too large (at most %llu)", opt, s, (unsigned long long)max);
+			return -1;
+		}
+		v = v * 10 + (uint64_t)(*c - '0');
+	}
+	*out = v;
+	return 0;
+bad:
+	cli_error("%s: '%s' is not a non-negative integer", opt, s);
+	return -1;
+}
+
+static int is_stdout(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
+FILE *cli_output_open(const char *path)
+{
+	if (is_stdout(path))
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+	return f;
+}
+
+int cli_output_close(FILE *f, const char *path)
+{
+	const char *what = is_stdout(path) ? "standard output" : path;
+	int bad = fflush(f) != 0 || ferror(f);
+	int err = errno;
+	if (f != stdout && fclose(f) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad) {
+		cli_error("%s: write failed: %s", what, err ? strerror(err) : "I/O error");
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}

@@ -1,0 +1,47 @@
+/* What the pathprof subcommands share: the command table's entry type, the
+ * exit statuses, and helpers for the one-line errors and checked output that
+ * every command must get right the same way. */
+#ifndef PP_CLI_H
+#define PP_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses of every command. */
+enum {
+	CLI_OK = 0,
+	CLI_FAIL = 1,  /* bad input file, write error */
+	CLI_USAGE = 2, /* bad command line */
+};
+
+/* One subcommand: run(argc, argv) gets argv[0] == name. Adding a command is a
+ * cmd_<name>.c file, a prototype below, and a line in pathprof.c's table. */
+typedef struct cli_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} cli_cmd_t;
+
+int cmd_report(int argc, char **argv);
+
+/* Print "pathprof: <message>" and a newline on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Report a getopt_long() failure (c is '?' or ':') of command cmd on one
+ * line. Returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv);
+
+/* Parse a decimal number for option opt: digits only, at most max. Prints the
+ * error and returns -1 when s is not one. */
+int cli_parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out);
+
+/* Output of a command: path, or standard output when path is NULL or "-".
+ * NULL (error printed) when it cannot be opened. */
+FILE *cli_output_open(const char *path);
+
+/* Flush and close what cli_output_open() returned (stdout is flushed, not
+ * closed) and report a failed write: a full disk is an error, not success.
+ * Returns CLI_OK or CLI_FAIL. */
+int cli_output_close(FILE *f, const char *path);
+
+#endif

@@ -1,0 +1,136 @@
+/* `pathprof report`: read a profile file and render it with pp__report(), the
+ * same renderer the runtime's pp_summary() uses. Text shows the hottest paths
+ * by default; json and paths give every path unless filtered. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "profile.h"
+#include "report.h"
+
+/* A text report is read by a person: beyond the first screens the hottest
+ * paths are lost in the tail. JSON and the listing are for programs. */
+#define TEXT_DEFAULT_TOP 20
+
+static void help(void)
+{
+	fputs("usage: pathprof report [options] FILE\n"
+	      "\n"
+	      "Print the profile FILE: its totals, then the paths with their counts and,\n"
+	      "when timed, per-segment time statistics (count, mean, p50, p90, p99, max).\n"
+	      "\n"
+	      "options:\n"
+	      "  --top N           show the first N paths after sorting; 0 shows all\n"
+	      "                    (default: 20 for text, all for json; paths ignores it)\n"
+	      "  --sort KEY        order paths by 'count' (leaf returns, the default) or\n"
+	      "                    'time' (total time: the sum over the path's segments)\n"
+	      "  --min-count N     hide paths with fewer than N leaf returns\n"
+	      "  --min-time NS     hide paths whose total time is below NS nanoseconds\n"
+	      "                    (untimed paths count as 0)\n"
+	      "  --format FMT      'text' (default) for reading; 'json', complete data\n"
+	      "                    with a versioned schema; 'paths', the canonical listing,\n"
+	      "                    one 'count|root>...>leaf' line per path sorted bytewise\n"
+	      "                    by names (--top and --sort do not apply)\n"
+	      "  -o, --output FILE write to FILE instead of standard output\n"
+	      "  -h, --help        show this help\n"
+	      "\n"
+	      "Exit status: 0 success, 1 unreadable or invalid FILE or failed write,\n"
+	      "2 bad command line. See docs/cli.md for the JSON schema.\n",
+	      stdout);
+}
+
+enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT };
+
+static const struct option longopts[] = {
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
+	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_report(int argc, char **argv)
+{
+	pp_report_opts_t o = { .format = PP_FORMAT_TEXT, .sort = PP_SORT_COUNT };
+	const char *outpath = NULL;
+	int top_given = 0, c;
+	uint64_t v;
+
+	optind = 0; /* glibc: full re-initialisation; options may follow FILE */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TOP:
+			if (cli_parse_u64("report: --top", optarg, UINT32_MAX, &v) < 0)
+				return CLI_USAGE;
+			o.top = (uint32_t)v;
+			top_given = 1;
+			break;
+		case OPT_SORT:
+			if (pp__report_sort_parse(optarg, &o.sort) < 0) {
+				cli_error("report: --sort: '%s' is not 'count' or 'time'", optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case OPT_MIN_COUNT:
+			if (cli_parse_u64("report: --min-count", optarg, UINT64_MAX, &o.min_count) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_MIN_TIME:
+			if (cli_parse_u64("report: --min-time", optarg, UINT64_MAX, &o.min_time_ns) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_FORMAT:
+			if (pp__report_format_parse(optarg, &o.format) < 0) {
+				cli_error("report: --format: '%s' is not 'text', 'json' or 'paths'", optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'h':
+			help();
+			return cli_output_close(stdout, NULL);
+		default:
+			return cli_bad_option("report", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		cli_error("report: no profile file given (see 'pathprof report --help')");
+		return CLI_USAGE;
+	}
+	if (argc - optind > 1) {
+		cli_error("report: one profile file expected, got %d (see 'pathprof report --help')",
+			  argc - optind);
+		return CLI_USAGE;
+	}
+	if (!top_given && o.format == PP_FORMAT_TEXT)
+		o.top = TEXT_DEFAULT_TOP;
+
+	const char *path = argv[optind];
+	pp_profile_t p;
+	char err[512];
+	if (pp__profile_read(&p, path, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		return CLI_FAIL;
+	}
+
+	/* Opened only now, so that a bad FILE does not truncate the output. */
+	int rc = CLI_FAIL;
+	FILE *out = cli_output_open(outpath);
+	if (out) {
+		int r = pp__report(out, &p, &o);
+		rc = cli_output_close(out, outpath);
+		if (r < 0 && rc == CLI_OK) {
+			cli_error("report: %s: rendering failed: out of memory", path);
+			rc = CLI_FAIL;
+		}
+	}
+	pp__profile_free(&p);
+	return rc;
+}
