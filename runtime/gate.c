@@ -178,10 +178,19 @@ void pp__record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now)
 	in_slow = 0;
 }
 
+/* A new event starts from an empty stack: frames still open below are
+ * abandoned (their exits later count as unmatched). This is also what lets a
+ * thread recover from exits it never saw (longjmp, or C++ exceptions through
+ * code whose compiler emits no exit hook on unwinding). */
 void pp_root(void)
 {
 	pp__tls_t *t = &pp__tls;
+	if (t->state != ST_LIVE)
+		return;
 	t->hash = PP__SEED;
+	t->depth = 0;
+	t->excess = 0;
+	t->limit = pp__config.depth;
 }
 
 int pp_set_timing(enum pp_timing mode, unsigned sample_n)

@@ -14,8 +14,10 @@ PP_EXTERN_C_BEGIN
 #define PATHPROF_VERSION_MAJOR 0
 #define PATHPROF_VERSION_MINOR 1
 
-/* Start a new event on the calling thread: gates entered after this call form
- * paths rooted here, whatever frames are open below. Cheap: one store. */
+/* Start a new event on the calling thread: reset its running hash and shadow
+ * stack, so gates entered after this call form paths rooted here. Gates still
+ * open are abandoned (their exits count as unmatched): call it outside gated
+ * scopes, e.g. at the top of each iteration of the event loop. */
 PP_EXPORT void pp_root(void) PP_NOINSTR;
 
 /* Zero every count and histogram of every thread. Meant for phase boundaries

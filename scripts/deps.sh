@@ -1,0 +1,18 @@
+#!/bin/sh
+# Install what building and testing pathprof needs on Debian 12, only when
+# something is missing (so it is cheap to run every time). Needs root or sudo.
+set -eu
+pkgs="meson ninja-build pkg-config gcc g++ clang llvm-14-dev libclang-rt-14-dev
+      libdw-dev libelf-dev python3 valgrind graphviz"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing:$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
