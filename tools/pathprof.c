@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <pathprof/pathprof.h>
+
 #include "cli.h"
 
 #ifndef PATHPROF_VERSION_STRING
@@ -51,6 +53,9 @@ static int unknown_command(const char *name)
 
 int main(int argc, char **argv)
 {
+	/* The CLI links the runtime for its readers; it must never write a
+	 * profile of its own over the user's PATHPROF_OUT at exit. */
+	pp_disable_exit_dump();
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
