@@ -1,0 +1,559 @@
+/* Unit tests of the profile file: write/read round trip of every field, the
+ * stable path id, and the reader's refusal of damaged files (every truncation,
+ * corrupted lengths, indices and counts), each with one line naming the file.
+ * Built under ASan/UBSan, so "fails cleanly" also means "no bad access". */
+#include "profile.h"
+#include "../hist/check.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[256];
+static char msg[512];
+
+static char *path_in_dir(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	char *b = buf[k++ % 4];
+	snprintf(b, sizeof buf[0], "%s/%s", dir, name);
+	return b;
+}
+
+static void put_file(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(b, 1, n, f) == n && fclose(f) == 0, "cannot write %s", path);
+}
+
+static uint8_t *get_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc((size_t)len + 1);
+	*n = fread(b, 1, (size_t)len, f);
+	fclose(f);
+	return b;
+}
+
+static void set32(uint8_t *b, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void set64(uint8_t *b, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Offset of the section header of the given type, walking the file the way
+ * the format describes; 0 when absent. */
+static size_t find_section(const uint8_t *b, size_t n, uint32_t type)
+{
+	size_t pos = get32(b + 12);
+	while (pos + 16 <= n) {
+		uint64_t len = get32(b + pos + 8) | (uint64_t)get32(b + pos + 12) << 32;
+		if (get32(b + pos) == type)
+			return pos;
+		pos += 16 + (size_t)len;
+	}
+	return 0;
+}
+
+/* ---- the reference profile ---- */
+
+static const char *const fn[] = { "main", "parse", "ns::f<int>(char const*)", "leaf", "deep" };
+static const char *const file[] = { "main.c", "", "src/\xc3\xbc.cc", "x.c", "d.c" };
+static const uint32_t line[] = { 10, 0, 42, UINT32_MAX, 7 };
+
+static uint64_t id_of(const pp_profile_t *p, const pp_ppath_t *pp)
+{
+	const char *names[4200];
+	for (uint32_t k = 0; k < pp->depth; k++)
+		names[k] = p->names[pp->names[k]].name;
+	return pp__path_id(names, pp->depth);
+}
+
+static void timed_segs(pp_ppath_t *pp, uint64_t seed)
+{
+	uint64_t *dense = calloc(PP_HIST_BUCKETS, sizeof *dense);
+	pp->segs = calloc(pp->depth, sizeof *pp->segs);
+	for (uint32_t k = 0; k < pp->depth; k++) {
+		memset(dense, 0, PP_HIST_BUCKETS * sizeof *dense);
+		uint64_t sum = 0, min = UINT64_MAX, max = 0, n = 0;
+		for (uint64_t i = 0; i < 5 + k; i++) {
+			uint64_t v = (seed * 2654435761u + i * 977 + k * 13) % 100000;
+			if (i == 0)
+				v = UINT64_MAX - k; /* beyond the nominal range, last bucket */
+			dense[pp__hist_bucket(v)] += i + 1;
+			n += i + 1;
+			sum += v * (i + 1);
+			min = v < min ? v : min;
+			max = v > max ? v : max;
+		}
+		pp__seg_from_dense(&pp->segs[k], n, sum, min, max, dense);
+	}
+	free(dense);
+}
+
+static void make_profile(pp_profile_t *p, uint32_t deep)
+{
+	memset(p, 0, sizeof *p);
+	p->version = PP_PROFILE_VERSION;
+	p->frontend = strdup("raii");
+	p->command = strdup("./prog --flag 'x y'");
+	p->pid = 4242;
+	p->start_ns = 1700000000123456789ull;
+	p->end_ns = 1700000001987654321ull;
+	p->ticks_per_ns = 2.994512345;
+	p->timing = 2;
+	p->sample_n = 7;
+	p->events = 1001;
+	p->records = 1002;
+	p->drops_table = 3;
+	p->drops_depth = 4;
+	p->unmatched = 5;
+	p->threads = 6;
+	p->nnames = 5;
+	p->names = calloc(p->nnames, sizeof *p->names);
+	for (uint32_t i = 0; i < p->nnames; i++) {
+		p->names[i].name = strdup(fn[i]);
+		p->names[i].file = strdup(file[i]);
+		p->names[i].line = line[i];
+	}
+	static const uint32_t shapes[][4] = { { 0, 1, 3 }, { 0, 3 }, { 0 }, { 2, 2, 2, 1 } };
+	static const uint32_t depths[] = { 3, 2, 1, 4 };
+	p->npaths = deep ? 5 : 4;
+	p->paths = calloc(p->npaths, sizeof *p->paths);
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		pp_ppath_t *pp = &p->paths[i];
+		pp->depth = i < 4 ? depths[i] : deep;
+		pp->names = calloc(pp->depth, sizeof *pp->names);
+		for (uint32_t k = 0; k < pp->depth; k++)
+			pp->names[k] = i < 4 ? shapes[i][k] : k % 5;
+		pp->count = 1000000007ull * (i + 1);
+		pp->id = id_of(p, pp);
+		if (i != 1)
+			timed_segs(pp, i + 1);
+	}
+}
+
+static void same_seg(const pp_seg_t *a, const pp_seg_t *b)
+{
+	CHECK_EQ_U64(a->count, b->count);
+	CHECK_EQ_U64(a->sum, b->sum);
+	CHECK_EQ_U64(a->min, b->min);
+	CHECK_EQ_U64(a->max, b->max);
+	CHECK_EQ_U64(a->nbins, b->nbins);
+	for (uint32_t j = 0; j < a->nbins && j < b->nbins; j++) {
+		CHECK_EQ_U64(a->bins[j].bucket, b->bins[j].bucket);
+		CHECK_EQ_U64(a->bins[j].count, b->bins[j].count);
+	}
+}
+
+static void same_profile(const pp_profile_t *a, const pp_profile_t *b)
+{
+	CHECK_EQ_U64(a->version, b->version);
+	CHECK(!strcmp(a->frontend, b->frontend), "frontend %s / %s", a->frontend, b->frontend);
+	CHECK(!strcmp(a->command, b->command), "command %s / %s", a->command, b->command);
+	CHECK_EQ_U64(a->pid, b->pid);
+	CHECK_EQ_U64(a->start_ns, b->start_ns);
+	CHECK_EQ_U64(a->end_ns, b->end_ns);
+	CHECK(!memcmp(&a->ticks_per_ns, &b->ticks_per_ns, sizeof(double)), "tick rate %.17g / %.17g",
+	      a->ticks_per_ns, b->ticks_per_ns);
+	CHECK_EQ_U64(a->timing, b->timing);
+	CHECK_EQ_U64(a->sample_n, b->sample_n);
+	CHECK_EQ_U64(a->events, b->events);
+	CHECK_EQ_U64(a->records, b->records);
+	CHECK_EQ_U64(a->drops_table, b->drops_table);
+	CHECK_EQ_U64(a->drops_depth, b->drops_depth);
+	CHECK_EQ_U64(a->unmatched, b->unmatched);
+	CHECK_EQ_U64(a->threads, b->threads);
+	CHECK_EQ_U64(a->nnames, b->nnames);
+	for (uint32_t i = 0; i < a->nnames && i < b->nnames; i++) {
+		CHECK(!strcmp(a->names[i].name, b->names[i].name), "name %u", i);
+		CHECK(!strcmp(a->names[i].file, b->names[i].file), "file %u", i);
+		CHECK_EQ_U64(a->names[i].line, b->names[i].line);
+	}
+	CHECK_EQ_U64(a->npaths, b->npaths);
+	for (uint32_t i = 0; i < a->npaths && i < b->npaths; i++) {
+		const pp_ppath_t *x = &a->paths[i], *y = &b->paths[i];
+		CHECK_EQ_U64(x->id, y->id);
+		CHECK_EQ_U64(x->count, y->count);
+		CHECK_EQ_U64(x->depth, y->depth);
+		CHECK(!x->segs == !y->segs, "path %u timed %d / %d", i, !!x->segs, !!y->segs);
+		for (uint32_t k = 0; k < x->depth && k < y->depth; k++) {
+			CHECK_EQ_U64(x->names[k], y->names[k]);
+			if (x->segs && y->segs)
+				same_seg(&x->segs[k], &y->segs[k]);
+		}
+	}
+}
+
+static int zeroed(const pp_profile_t *p)
+{
+	static const pp_profile_t z;
+	return !memcmp(p, &z, sizeof z);
+}
+
+/* ---- tests ---- */
+
+static void test_path_id(void)
+{
+	const char *a[] = { "main", "parse", "leaf" };
+	char m[] = "main", q[] = "parse", l[] = "leaf";
+	const char *b[] = { m, q, l };
+	CHECK_EQ_U64(pp__path_id(a, 3), pp__path_id(b, 3));
+	/* pinned: ids must stay the same across builds and versions */
+	CHECK_EQ_U64(pp__path_id(a, 3), 0xfc57708c7cc90dfbull);
+	const char *rev[] = { "leaf", "parse", "main" };
+	CHECK(pp__path_id(a, 3) != pp__path_id(rev, 3), "order matters");
+	CHECK(pp__path_id(a, 2) != pp__path_id(a, 3), "depth matters");
+	const char *s1[] = { "ab", "c" }, *s2[] = { "a", "bc" }, *s3[] = { "abc" };
+	CHECK(pp__path_id(s1, 2) != pp__path_id(s2, 2), "separator between names");
+	CHECK(pp__path_id(s1, 2) != pp__path_id(s3, 1), "separator between names");
+	const char *e1[] = { "" }, *e2[] = { "", "" };
+	CHECK(pp__path_id(e1, 1) != pp__path_id(e2, 2), "empty names still count");
+	CHECK(pp__path_id(e1, 1) != pp__path_id(a, 0), "empty name vs no name");
+}
+
+static void test_ticks_ns(void)
+{
+	pp_profile_t p = { 0 };
+	p.ticks_per_ns = 2.0;
+	CHECK(pp__ticks_ns(&p, 1000) == 500.0, "2 ticks per ns");
+	p.ticks_per_ns = 0;
+	CHECK(pp__ticks_ns(&p, 1000) == 1000.0, "unknown rate keeps ticks");
+	p.ticks_per_ns = -1;
+	CHECK(pp__ticks_ns(&p, 1000) == 1000.0, "bad rate keeps ticks");
+}
+
+static int count_dir_entries(void)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_round_trip(void)
+{
+	pp_profile_t p, q;
+	char *f = path_in_dir("prof.pathprof");
+	make_profile(&p, 0);
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write: %s", msg);
+	CHECK(count_dir_entries() == 1, "temporary file left behind");
+	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "read: %s", msg);
+	same_profile(&p, &q);
+	pp__profile_free(&q);
+	CHECK(zeroed(&q), "profile_free zeroes");
+
+	/* the header, byte for byte */
+	size_t n;
+	uint8_t *b = get_file(f, &n);
+	static const uint8_t head[] = { 'P', 'A', 'T', 'H', 'P', 'R', 'O', 'F', 1, 0, 0, 0, 16, 0, 0, 0,
+					1, 0, 0, 0, 1, 0, 0, 0 };
+	CHECK(n > sizeof head && !memcmp(b, head, sizeof head), "header bytes");
+	CHECK(find_section(b, n, 4) == n - 16, "END is the last 16 bytes");
+	free(b);
+
+	/* rewriting replaces the file; a wrong in-memory id is written correctly */
+	uint64_t right = p.paths[0].id;
+	p.paths[0].id ^= 1;
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "rewrite: %s", msg);
+	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "read: %s", msg);
+	CHECK_EQ_U64(q.paths[0].id, right);
+	pp__profile_free(&q);
+	pp__profile_free(&p);
+
+	/* an empty profile, and the depth limit itself, round-trip too */
+	memset(&p, 0, sizeof p);
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write empty: %s", msg);
+	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "read empty: %s", msg);
+	CHECK(q.version == 1 && q.npaths == 0 && q.nnames == 0 && !strcmp(q.frontend, ""), "empty");
+	pp__profile_free(&q);
+	make_profile(&p, 4096);
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write deep: %s", msg);
+	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "read deep: %s", msg);
+	same_profile(&p, &q);
+	pp__profile_free(&q);
+	pp__profile_free(&p);
+	unlink(f);
+}
+
+static void test_write_errors(void)
+{
+	pp_profile_t p;
+	make_profile(&p, 0);
+	char *f = path_in_dir("no/such/dir/prof.pathprof");
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "write into a missing directory");
+	CHECK(strstr(msg, f) == msg && strstr(msg, "No such file"), "message: %s", msg);
+
+	/* a full disk is reported, not taken for success */
+	CHECK(pp__profile_write(&p, "/dev/full", msg, sizeof msg) == -1, "write to /dev/full");
+	CHECK(!strncmp(msg, "/dev/full: ", 11) && strstr(msg, "No space"), "message: %s", msg);
+	/* a non-regular target is written in place, never renamed over */
+	CHECK(pp__profile_write(&p, "/dev/null", msg, sizeof msg) == 0, "write to /dev/null: %s", msg);
+	struct stat st;
+	CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "/dev/null is still a device");
+
+	/* the writer refuses what the reader would reject, and leaves no file */
+	f = path_in_dir("bad.pathprof");
+	p.paths[2].names[0] = 99;
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "invalid index written");
+	CHECK(strstr(msg, "name index 99 out of range"), "message: %s", msg);
+	p.paths[2].names[0] = 0;
+	p.paths[0].segs[1].bins[0].count++;
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "inconsistent histogram written");
+	CHECK(strstr(msg, "path 0 segment 1: bin counts sum"), "message: %s", msg);
+	pp__profile_free(&p);
+	make_profile(&p, 4097);
+	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "depth 4097 written");
+	CHECK(strstr(msg, "depth 4097 outside 1..4096"), "message: %s", msg);
+	pp__profile_free(&p);
+	CHECK(count_dir_entries() == 0, "nothing left in the directory");
+}
+
+/* Read f expecting failure; the message must be one line naming the file and
+ * containing want; the profile must come back empty. */
+static void expect_fail_at(int at, const char *f, const char *want)
+{
+	pp_profile_t q;
+	memset(&q, 0x5a, sizeof q);
+	msg[0] = 0;
+	int rc = pp__profile_read(&q, f, msg, sizeof msg);
+	size_t fl = strlen(f);
+	CHECK(rc == -1, "line %d: %s was accepted", at, f);
+	CHECK(!strncmp(msg, f, fl) && !strncmp(msg + fl, ": ", 2), "line %d: message does not name the file: %s",
+	      at, msg);
+	CHECK(!strchr(msg, '\n'), "line %d: message spans lines: %s", at, msg);
+	CHECK(strstr(msg, want), "line %d: message lacks \"%s\": %s", at, want, msg);
+	CHECK(zeroed(&q), "line %d: profile not empty after a failed read", at);
+	if (rc == 0)
+		pp__profile_free(&q);
+}
+#define expect_fail(f, want) expect_fail_at(__LINE__, f, want)
+
+/* Write bytes b (with one patch applied by the caller) and expect failure. */
+static void expect_bytes_fail_at(int at, const uint8_t *b, size_t n, const char *want)
+{
+	char *f = path_in_dir("bad.pathprof");
+	put_file(f, b, n);
+	expect_fail_at(at, f, want);
+	unlink(f);
+}
+#define expect_bytes_fail(b, n, want) expect_bytes_fail_at(__LINE__, b, n, want)
+
+static void test_bad_files(void)
+{
+	pp_profile_t p;
+	make_profile(&p, 0);
+	char good[512];
+	snprintf(good, sizeof good, "%s", path_in_dir("good.pathprof"));
+	CHECK(pp__profile_write(&p, good, msg, sizeof msg) == 0, "write: %s", msg);
+	pp__profile_free(&p);
+	size_t n;
+	uint8_t *b = get_file(good, &n);
+	uint8_t *c = malloc(n + 64);
+
+	expect_fail(path_in_dir("missing.pathprof"), "cannot open: No such file");
+	expect_fail(dir, "cannot read");
+	expect_bytes_fail(b, 0, "empty file");
+
+	/* every prefix is truncated; the whole file reads */
+	char *f = path_in_dir("cut.pathprof");
+	for (size_t len = 1; len < n; len++) {
+		put_file(f, b, len);
+		expect_fail(f, "truncated");
+	}
+	put_file(f, b, n);
+	pp_profile_t q;
+	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "full file: %s", msg);
+	pp__profile_free(&q);
+	unlink(f);
+
+	/* header */
+	memcpy(c, b, n);
+	c[0] = 'X';
+	expect_bytes_fail(c, n, "not a pathprof profile (bad magic)");
+	expect_bytes_fail((const uint8_t *)"PATHPROX", 8, "bad magic");
+	expect_bytes_fail((const uint8_t *)"hello world, not a profile\n", 27, "bad magic");
+	memcpy(c, b, n);
+	set32(c + 8, 2);
+	expect_bytes_fail(c, n, "written by a newer pathprof (version 2)");
+	set32(c + 8, 0);
+	expect_bytes_fail(c, n, "unsupported format version 0");
+	memcpy(c, b, n);
+	set32(c + 12, 8);
+	expect_bytes_fail(c, n, "header length 8 is below 16");
+	set32(c + 12, UINT32_MAX);
+	expect_bytes_fail(c, n, "truncated in the header");
+
+	/* META: section and string lengths */
+	size_t meta = find_section(b, n, 1), names = find_section(b, n, 2), paths = find_section(b, n, 3);
+	CHECK(meta == 16 && names > meta && paths > names, "section order");
+	memcpy(c, b, n);
+	set64(c + meta + 8, UINT64_MAX);
+	expect_bytes_fail(c, n, "truncated in section META");
+	memcpy(c, b, n);
+	set64(c + meta + 8, names - meta - 16 - 1);
+	expect_bytes_fail(c, n, "corrupt section META");
+	memcpy(c, b, n);
+	set32(c + meta + 16, 0xfffffff0u);
+	expect_bytes_fail(c, n, "string length 4294967280 runs past");
+	memcpy(c, b, n);
+	c[meta + 16 + 4 + 1] = 0;
+	expect_bytes_fail(c, n, "string contains a NUL byte");
+	memcpy(c, b, n);
+	/* tick rate: NaN bits; timing mode 9 */
+	size_t rate = meta + 16 + 4 + 4 + 4 + strlen("./prog --flag 'x y'") + 24;
+	set64(c + rate, 0x7ff8000000000001ull);
+	expect_bytes_fail(c, n, "tick rate nan");
+	memcpy(c, b, n);
+	set32(c + rate + 8, 9);
+	expect_bytes_fail(c, n, "unknown timing mode 9");
+
+	/* NAMES and PATHS counts */
+	memcpy(c, b, n);
+	set32(c + names + 16, UINT32_MAX);
+	expect_bytes_fail(c, n, "4294967295 names cannot fit");
+	memcpy(c, b, n);
+	set32(c + paths + 16, UINT32_MAX);
+	expect_bytes_fail(c, n, "4294967295 paths cannot fit");
+	size_t p0 = paths + 16 + 4; /* path 0: main>parse>leaf, timed */
+	memcpy(c, b, n);
+	set32(c + p0 + 16, 5000);
+	expect_bytes_fail(c, n, "5000 name indices cannot fit");
+	memcpy(c, b, n);
+	set32(c + p0 + 16, 0);
+	expect_bytes_fail(c, n, "corrupt section PATHS");
+	memcpy(c, b, n);
+	set32(c + p0 + 20 + 4, 5);
+	expect_bytes_fail(c, n, "path 0: name index 5 out of range (5 names)");
+	memcpy(c, b, n);
+	c[p0] ^= 1;
+	expect_bytes_fail(c, n, "path 0: id");
+	memcpy(c, b, n);
+	set32(c + p0 + 20 + 4, 3); /* names stay in range, the id no longer matches */
+	expect_bytes_fail(c, n, "does not match its names");
+	size_t flag = p0 + 20 + 12, seg0 = flag + 1;
+	memcpy(c, b, n);
+	c[flag] = 2;
+	expect_bytes_fail(c, n, "timed flag 2");
+	memcpy(c, b, n);
+	set32(c + seg0 + 32, 100000);
+	expect_bytes_fail(c, n, "100000 histogram bins cannot fit");
+	memcpy(c, b, n);
+	set32(c + seg0 + 36, PP_HIST_BUCKETS);
+	expect_bytes_fail(c, n, "path 0 segment 0: bucket 704 out of range");
+	memcpy(c, b, n);
+	set32(c + seg0 + 36 + 12, get32(b + seg0 + 36));
+	expect_bytes_fail(c, n, "path 0 segment 0: buckets not strictly increasing");
+	memcpy(c, b, n);
+	c[seg0 + 40] ^= 4;
+	expect_bytes_fail(c, n, "path 0 segment 0: bin counts sum to");
+	memcpy(c, b, n);
+	set64(c + seg0, 0);
+	expect_bytes_fail(c, n, "but the count is 0");
+
+	/* section structure */
+	memcpy(c, b, n);
+	memcpy(c + n, "junk", 4);
+	expect_bytes_fail(c, n + 4, "4 bytes after the END section");
+	memcpy(c, b, n);
+	set32(c + n - 16, 77); /* END turned into an unknown required section */
+	expect_bytes_fail(c, n, "section type 77 at byte");
+	memcpy(c, b, n);
+	set32(c + n - 12, 0); /* unknown and optional: skipped, then END is missing */
+	set32(c + n - 16, 77);
+	expect_bytes_fail(c, n, "truncated at byte");
+	memcpy(c, b, paths);
+	memcpy(c + paths, b + meta, names - meta); /* a second META */
+	expect_bytes_fail(c, paths + names - meta, "second META section");
+	memcpy(c, b, meta);
+	memcpy(c + meta, b + paths, n - paths); /* PATHS without NAMES or META */
+	expect_bytes_fail(c, meta + n - paths, "section PATHS at byte 16 comes before NAMES");
+	memcpy(c, b, names);
+	memcpy(c + names, b + n - 16, 16); /* META then END */
+	expect_bytes_fail(c, names + 16, "section NAMES is missing");
+
+	/* an unknown optional section is skipped, forward compatibly */
+	memcpy(c, b, n - 16);
+	set32(c + n - 16, 99);
+	set32(c + n - 12, 0);
+	set64(c + n - 8, 5);
+	memcpy(c + n, "extra", 5);
+	memcpy(c + n + 5, b + n - 16, 16);
+	f = path_in_dir("ext.pathprof");
+	put_file(f, c, n + 21);
+	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "optional section: %s", msg);
+	pp__profile_free(&q);
+	unlink(f);
+
+	/* every single-byte corruption either reads or fails with a message */
+	f = path_in_dir("flip.pathprof");
+	static const uint8_t flips[] = { 0x01, 0x80, 0xff };
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < sizeof flips; j++) {
+			memcpy(c, b, n);
+			c[i] ^= flips[j];
+			put_file(f, c, n);
+			msg[0] = 0;
+			int rc = pp__profile_read(&q, f, msg, sizeof msg);
+			if (rc == 0)
+				pp__profile_free(&q);
+			else
+				CHECK(strstr(msg, f) == msg && !strchr(msg, '\n'), "byte %zu ^ %02x: %s", i, flips[j],
+				      msg);
+		}
+	}
+	unlink(f);
+
+	/* a tiny or absent error buffer is respected */
+	char tiny[8];
+	put_file(f, b, n - 1);
+	CHECK(pp__profile_read(&q, f, tiny, sizeof tiny) == -1 && strlen(tiny) == 7, "tiny buffer");
+	CHECK(pp__profile_read(&q, f, NULL, 0) == -1, "no buffer");
+	unlink(f);
+	free(c);
+	free(b);
+	unlink(good);
+}
+
+int main(void)
+{
+	/* thousands of small files are written: prefer memory (/dev/shm) to a
+	 * disk shared with a parallel build */
+	const char *t = getenv("TMPDIR");
+	if (!t || !*t)
+		t = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(dir, sizeof dir, "%s/pp-profile-test-XXXXXX", t);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_path_id();
+	test_ticks_ns();
+	test_round_trip();
+	test_write_errors();
+	test_bad_files();
+	rmdir(dir);
+	return check_done("test_profile");
+}
