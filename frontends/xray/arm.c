@@ -1,0 +1,194 @@
+/* Arming for the XRay front-end: patch every sled, or those of functions whose
+ * names match a glob; the PATHPROF_XRAY start-up switch; and naming of keys
+ * (XRay function ids) for the runtime. None of this is on the hot path: the
+ * first arming builds the function map and calibrates the handler. */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pathprof/frontend.h>
+#include <pathprof/xray.h>
+#include "runtime.h"
+#include "symbolize.h"
+#include "shim.h"
+#include "xray_abi.h"
+
+pp__xray_map_t *pp__xray_map;
+
+static pthread_mutex_t arm_lock = PTHREAD_MUTEX_INITIALIZER;
+static int prepared; /* 0 not yet, 1 ready, -1 failed (reported once) */
+
+static PP_NOINSTR uint64_t key_address(uint64_t key)
+{
+	return key <= INT32_MAX ? __xray_function_address((int32_t)key) : 0;
+}
+
+static PP_NOINSTR int by_addr(const void *a, const void *b)
+{
+	uintptr_t x = ((const pp__xray_fn_t *)a)->addr, y = ((const pp__xray_fn_t *)b)->addr;
+	return x < y ? -1 : x > y;
+}
+
+static PP_NOINSTR int is_probe(uintptr_t addr)
+{
+	return addr == (uintptr_t)pp__xray_probe_tail || addr == (uintptr_t)pp__xray_probe_leaf;
+}
+
+static PP_NOINSTR pp__xray_map_t *map_build(void)
+{
+	size_t n = __xray_max_function_id();
+	if (n > INT32_MAX)
+		n = INT32_MAX;
+	pp__xray_map_t *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->by_addr = calloc(n ? n : 1, sizeof *m->by_addr);
+	m->armed = calloc(n + 1, 1);
+	if (!m->by_addr || !m->armed) {
+		free(m->by_addr);
+		free(m->armed);
+		free(m);
+		return NULL;
+	}
+	m->n = n;
+	for (size_t id = 1; id <= n; id++)
+		m->by_addr[id - 1] = (pp__xray_fn_t){__xray_function_address((int32_t)id), (int32_t)id};
+	qsort(m->by_addr, n, sizeof *m->by_addr, by_addr);
+	return m;
+}
+
+/* First arming: the map, calibration and the handler. Under arm_lock. */
+static PP_NOINSTR int prepare(void)
+{
+	if (prepared)
+		return prepared > 0 ? 0 : -1;
+	prepared = -1;
+	pp__xray_map_t *m = map_build();
+	if (!m) {
+		pp__warn("xray: out of memory for the function map");
+		return -1;
+	}
+	size_t real = 0;
+	for (size_t i = 0; i < m->n; i++)
+		real += m->by_addr[i].addr && !is_probe(m->by_addr[i].addr);
+	if (!real) {
+		pp__warn("xray: this program has no XRay sleds (build it with clang -fxray-instrument)");
+		return -1;
+	}
+	if (pp__xray_calibrate() != 0)
+		pp__warn("xray: could not calibrate the sled handler; tail calls are "
+			 "followed without stack checks (docs/xray.md)");
+	__atomic_store_n(&pp__xray_map, m, __ATOMIC_RELEASE);
+	if (!__xray_set_handler(pp__xray_handler)) {
+		pp__warn("xray: the XRay runtime refused the handler");
+		return -1;
+	}
+	prepared = 1;
+	return 0;
+}
+
+/* Flags go up before the sleds are live and down after they are dead, so a
+ * tail jump never sees an armed target as unarmed. */
+static PP_NOINSTR void set_armed(const pp__xray_map_t *m, int32_t id, uint8_t v)
+{
+	__atomic_store_n(&m->armed[id], v, __ATOMIC_RELAXED);
+}
+
+int pp_xray_arm(void)
+{
+	pthread_mutex_lock(&arm_lock);
+	int rc = prepare();
+	if (rc == 0) {
+		pp__xray_map_t *m = pp__xray_map;
+		for (size_t id = 1; id <= m->n; id++)
+			set_armed(m, (int32_t)id, 1);
+		int st = __xray_patch();
+		if (st != PP_XRAY_SUCCESS) {
+			pp__warn("xray: patching the sleds failed (status %d)", st);
+			rc = -1;
+		}
+	}
+	pthread_mutex_unlock(&arm_lock);
+	return rc;
+}
+
+int pp_xray_disarm(void)
+{
+	pthread_mutex_lock(&arm_lock);
+	int rc = 0;
+	if (prepared > 0) {
+		int st = __xray_unpatch();
+		if (st != PP_XRAY_SUCCESS) {
+			pp__warn("xray: unpatching the sleds failed (status %d)", st);
+			rc = -1;
+		}
+		pp__xray_map_t *m = pp__xray_map;
+		for (size_t id = 1; id <= m->n; id++)
+			set_armed(m, (int32_t)id, 0);
+	}
+	pthread_mutex_unlock(&arm_lock);
+	return rc;
+}
+
+static PP_NOINSTR int arm_matching(const char *glob)
+{
+	char err[256] = "";
+	pp__symbolizer_t *s = pp__symbolizer_open(err, sizeof err);
+	if (!s) {
+		pp__warn("xray: cannot read the symbol tables: %s", err);
+		return -1;
+	}
+	pp__xray_map_t *m = pp__xray_map;
+	int matched = 0, rc = 0;
+	char name[1024];
+	for (size_t id = 1; id <= m->n && rc == 0; id++) {
+		uintptr_t addr = __xray_function_address((int32_t)id);
+		if (!addr || is_probe(addr) || pp__symbolize(s, addr, name, sizeof name) != 0)
+			continue;
+		if (fnmatch(glob, name, 0) != 0)
+			continue;
+		set_armed(m, (int32_t)id, 1);
+		int st = __xray_patch_function((int32_t)id);
+		if (st != PP_XRAY_SUCCESS) {
+			pp__warn("xray: patching %s failed (status %d)", name, st);
+			rc = -1;
+		}
+		matched++;
+	}
+	pp__symbolizer_close(s);
+	return rc ? rc : matched;
+}
+
+int pp_xray_arm_pattern(const char *glob)
+{
+	if (!glob || !*glob)
+		return -1;
+	pthread_mutex_lock(&arm_lock);
+	int rc = prepare();
+	if (rc == 0)
+		rc = arm_matching(glob);
+	pthread_mutex_unlock(&arm_lock);
+	return rc;
+}
+
+/* Names first, so that a profile dumped by any path can name xray keys;
+ * then PATHPROF_XRAY, so that sleds are live before main runs. */
+__attribute__((constructor)) static PP_NOINSTR void xray_start(void)
+{
+	pp_register_key_address(PP_FE_XRAY, key_address);
+	const char *v = getenv("PATHPROF_XRAY");
+	if (!v)
+		return;
+	if (!*v) {
+		pp__warn("PATHPROF_XRAY is empty: expected 'all' or a function-name pattern; not arming");
+		return;
+	}
+	if (strcmp(v, "all") == 0) {
+		pp_xray_arm();
+		return;
+	}
+	if (pp_xray_arm_pattern(v) == 0)
+		pp__warn("PATHPROF_XRAY=%s: no XRay-instrumented function matches; not arming", v);
+}

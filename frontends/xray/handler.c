@@ -1,0 +1,353 @@
+/* The XRay sled handler: ENTRY/EXIT/TAIL events of XRay function ids become
+ * the runtime's inline gate. A small per-thread shadow of the shim's own
+ * frames lets a tail call give the source-level path: the jumping frame stays
+ * open until its tail-callee returns (docs/xray.md, "Tail calls"). */
+#include <errno.h>
+#include <string.h>
+
+#include <pathprof/gate.h>
+#include "shim.h"
+#include "xray_abi.h"
+
+/* Frames the shim tracks per thread (the runtime's default depth bound);
+ * deeper frames still gate, but a tail call among them leaves at once. */
+#define XFRAMES 256
+
+enum {
+	TAIL_NONE = 0,    /* open frame */
+	TAIL_CHAIN = 1,   /* left by a direct jump to an armed function */
+	TAIL_UNKNOWN = 2, /* left by an indirect jump: target unknown */
+};
+
+typedef struct xframe {
+	uintptr_t slot; /* return-address slot of the activation; 0 uncalibrated */
+	uintptr_t aux;  /* CHAIN: jump target; UNKNOWN: return address at slot */
+	int32_t fid;
+	uint32_t tail;
+} xframe_t;
+
+typedef struct xstack {
+	uint32_t n;
+	uint32_t excess; /* frames beyond XFRAMES: plain enter/leave pairs */
+	xframe_t f[XFRAMES];
+} xstack_t;
+
+static __thread xstack_t xs PP_TLS_IE;
+
+/* Sled stack pointer = handler frame address + slot_off[kind]. Set once by
+ * calibration, before the handler is installed. */
+static intptr_t slot_off[3];
+static int calibrated;
+
+/* The instruction a TAIL sled returns to is the tail jump itself; decode its
+ * target when it is direct (e9 rel32, eb rel8), else 0. */
+static PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
+{
+#if defined(__x86_64__)
+	const uint8_t *ip;
+	memcpy(&ip, (const void *)(slot - sizeof(void *)), sizeof ip);
+	if (ip[0] == 0xe9) {
+		int32_t rel;
+		memcpy(&rel, ip + 1, sizeof rel);
+		return (uintptr_t)(ip + 5) + (uintptr_t)(intptr_t)rel;
+	}
+	if (ip[0] == 0xeb)
+		return (uintptr_t)(ip + 2) + (uintptr_t)(intptr_t)(int8_t)ip[1];
+#endif
+	(void)slot;
+	return 0;
+}
+
+/* Is addr the entry of an armed instrumented function? Binary search. */
+static PP_NOINSTR int armed_at(uintptr_t addr)
+{
+	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+	if (!m)
+		return 0;
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->by_addr[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->n || m->by_addr[lo].addr != addr)
+		return 0;
+	return __atomic_load_n(&m->armed[m->by_addr[lo].id], __ATOMIC_RELAXED);
+}
+
+static PP_NOINSTR uintptr_t slot_word(uintptr_t slot)
+{
+	uintptr_t w;
+	memcpy(&w, (const void *)slot, sizeof w);
+	return w;
+}
+
+PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	if (PP_UNLIKELY(x->excess || x->n == XFRAMES)) {
+		x->excess++;
+		pp__enter((uint64_t)fid, PP_FE_XRAY);
+		return;
+	}
+	/* Claim the slot as an open frame before filling it, so that a signal
+	 * handler running gated code in between never takes it for a stale
+	 * tail frame. */
+	uint32_t n = x->n;
+	x->f[n].tail = TAIL_NONE;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	x->n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	x->f[n].slot = slot;
+	x->f[n].fid = fid;
+	pp__enter((uint64_t)fid, PP_FE_XRAY);
+}
+
+PP_INLINE void pop(xstack_t *x)
+{
+	pp__leave();
+	x->n--;
+}
+
+/* A frame left by a tail jump and still open: does the function now entered
+ * at the same slot continue it (it is the jump's target) or is the frame
+ * stale (its tail-callee returned and the caller called again)? */
+static PP_NOINSTR int continues(const xframe_t *t, int32_t fid, uintptr_t slot)
+{
+	if (!calibrated)
+		return 1;
+	if (t->tail == TAIL_CHAIN)
+		return t->aux == __xray_function_address(fid);
+	/* Indirect jump: a new call has written a new return address unless it
+	 * comes from the same call site; a function re-entered from the same
+	 * site is taken as a new call (a loop), not as a jump to itself. */
+	return slot_word(slot) == t->aux && fid != t->fid;
+}
+
+/* Close tail-left frames on top that a later event proves finished: their
+ * slot is deeper than `slot` (or equal, when `equal` says so). */
+PP_INLINE void drop_stale(xstack_t *x, uintptr_t slot, int equal)
+{
+	while (x->n) {
+		const xframe_t *t = &x->f[x->n - 1];
+		if (t->tail == TAIL_NONE || t->slot > slot || (t->slot == slot && !equal))
+			break;
+		pop(x);
+	}
+}
+
+static PP_NOINSTR void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	while (x->n && !x->excess) {
+		const xframe_t *t = &x->f[x->n - 1];
+		/* An open frame is the caller; a tail-left frame whose slot is
+		 * above this one is still running its (uninstrumented) callee. */
+		if (t->tail == TAIL_NONE || t->slot > slot)
+			break;
+		if (t->slot == slot && continues(t, fid, slot))
+			break;
+		pop(x);
+	}
+	push(x, fid, slot);
+}
+
+/* Index + 1 of the open frame of (fid, slot), searching down from the top;
+ * 0 when its entry was not seen (armed while it ran). */
+PP_INLINE uint32_t find_open(const xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	for (uint32_t i = x->n; i; i--) {
+		const xframe_t *f = &x->f[i - 1];
+		if (f->fid == fid && f->slot == slot && f->tail == TAIL_NONE)
+			return i;
+	}
+	return 0;
+}
+
+/* Frames above the one returning never saw their exit (unwound by an
+ * exception or longjmp, or disarmed while they ran): close them first. */
+PP_INLINE void close_above(xstack_t *x, uint32_t i)
+{
+	while (x->n > i)
+		pop(x);
+}
+
+/* The frame at the top returns to its caller: so do the frames that reached
+ * it by tail jumps (same slot). */
+PP_INLINE void return_chain(xstack_t *x, uintptr_t slot)
+{
+	pop(x);
+	drop_stale(x, slot, 1);
+}
+
+static PP_NOINSTR void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	if (x->excess) {
+		x->excess--;
+		pp__leave();
+		return;
+	}
+	uint32_t i = find_open(x, fid, slot);
+	if (!i) {
+		drop_stale(x, slot, 1);
+		return;
+	}
+	close_above(x, i);
+	return_chain(x, slot);
+}
+
+static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	if (x->excess) {
+		x->excess--;
+		pp__leave();
+		return;
+	}
+	uint32_t i = find_open(x, fid, slot);
+	if (!i) {
+		drop_stale(x, slot, 1);
+		return;
+	}
+	close_above(x, i);
+	xframe_t *f = &x->f[i - 1];
+	if (!calibrated) {
+		f->tail = TAIL_UNKNOWN;
+		return;
+	}
+	uintptr_t target = tail_target(slot);
+	if (!target) {
+		f->aux = slot_word(slot);
+		f->tail = TAIL_UNKNOWN;
+	} else if (armed_at(target)) {
+		f->aux = target;
+		f->tail = TAIL_CHAIN;
+	} else {
+		/* The jump leaves armed code: nothing gated can continue this
+		 * frame's path, so it ends now, with the chain that led here. */
+		return_chain(x, slot);
+	}
+}
+
+void pp__xray_handler(int32_t fid, int type)
+{
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	if ((unsigned)type > PP_XRAY_TAIL)
+		return;
+	int saved = errno;
+	uintptr_t slot = calibrated ? fp + (uintptr_t)slot_off[type] : 0;
+	xstack_t *x = &xs;
+	if (type == PP_XRAY_ENTRY)
+		on_entry(x, fid, slot);
+	else if (type == PP_XRAY_EXIT)
+		on_exit(x, fid, slot);
+	else
+		on_tail(x, fid, slot);
+	errno = saved;
+}
+
+/* Calibration: patch only the probes, call the tail probe, and record the
+ * handler's frame address for each sled. The first pass measures the
+ * offsets; the second checks them (same return address seen at every sled,
+ * tail jump decoded to the leaf probe). */
+#define CAL_EVENTS 8
+
+static struct {
+	int pass;
+	int n;
+	int32_t fid[CAL_EVENTS];
+	int type[CAL_EVENTS];
+	uintptr_t fp[CAL_EVENTS];
+	uintptr_t ret[CAL_EVENTS];
+	uintptr_t target[CAL_EVENTS];
+} cal;
+
+static PP_NOINLINE void cal_handler(int32_t fid, int type)
+{
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	if (cal.n == CAL_EVENTS || (unsigned)type > PP_XRAY_TAIL)
+		return;
+	int k = cal.n++;
+	cal.fid[k] = fid;
+	cal.type[k] = type;
+	cal.fp[k] = fp;
+	if (cal.pass) {
+		uintptr_t slot = fp + (uintptr_t)slot_off[type];
+		cal.ret[k] = slot_word(slot);
+		cal.target[k] = type == PP_XRAY_TAIL ? tail_target(slot) : 0;
+	}
+}
+
+/* The expected sequence: ENTRY(tail) TAIL(tail) ENTRY(leaf) EXIT(leaf). */
+static PP_NOINSTR int cal_sequence_ok(int32_t tid, int32_t lid)
+{
+	static const int want_type[4] = {PP_XRAY_ENTRY, PP_XRAY_TAIL, PP_XRAY_ENTRY, PP_XRAY_EXIT};
+	const int32_t want_fid[4] = {tid, tid, lid, lid};
+	if (cal.n != 4)
+		return 0;
+	for (int k = 0; k < 4; k++)
+		if (cal.type[k] != want_type[k] || cal.fid[k] != want_fid[k])
+			return 0;
+	return 1;
+}
+
+static PP_NOINSTR int cal_run(int32_t tid, int32_t lid)
+{
+	int (*volatile call)(int) = pp__xray_probe_tail;
+	memset(cal.fid, 0, sizeof cal.fid);
+	cal.n = 0;
+	pp__xray_probe_slot = 0;
+	if (call(1) != 2 || !cal_sequence_ok(tid, lid))
+		return -1;
+	uintptr_t slot = pp__xray_probe_slot;
+	if (!cal.pass) {
+		intptr_t off[3] = {0};
+		for (int k = 0; k < 4; k++) {
+			intptr_t o = (intptr_t)(slot - cal.fp[k]);
+			/* The slot lies a little above the handler's frame. */
+			if (o <= 0 || o > 4096 || (off[cal.type[k]] && off[cal.type[k]] != o))
+				return -1;
+			off[cal.type[k]] = o;
+		}
+		memcpy(slot_off, off, sizeof off);
+		return 0;
+	}
+	for (int k = 0; k < 4; k++)
+		if (cal.fp[k] + (uintptr_t)slot_off[cal.type[k]] != slot || cal.ret[k] != cal.ret[0] || !cal.ret[0])
+			return -1;
+	return cal.target[1] == (uintptr_t)pp__xray_probe_leaf ? 0 : -1;
+}
+
+int pp__xray_calibrate(void)
+{
+#if defined(__x86_64__)
+	int32_t tid = 0, lid = 0;
+	size_t max = __xray_max_function_id();
+	for (size_t id = 1; id <= max && id <= INT32_MAX; id++) {
+		uintptr_t a = __xray_function_address((int32_t)id);
+		if (a == (uintptr_t)pp__xray_probe_tail)
+			tid = (int32_t)id;
+		else if (a == (uintptr_t)pp__xray_probe_leaf)
+			lid = (int32_t)id;
+	}
+	if (!tid || !lid)
+		return -1;
+	if (!__xray_set_handler(cal_handler))
+		return -1;
+	int rc = -1;
+	if (__xray_patch_function(tid) == PP_XRAY_SUCCESS &&
+	    __xray_patch_function(lid) == PP_XRAY_SUCCESS) {
+		cal.pass = 0;
+		if (cal_run(tid, lid) == 0) {
+			cal.pass = 1;
+			rc = cal_run(tid, lid);
+		}
+	}
+	__xray_unpatch_function(tid);
+	__xray_unpatch_function(lid);
+	__xray_remove_handler();
+	calibrated = rc == 0;
+	return rc;
+#else
+	return -1;
+#endif
+}

@@ -1,0 +1,39 @@
+/* Declarations shared by the XRay shim's files: the sled handler and its
+ * calibration (handler.c), the map of instrumented functions that tail-call
+ * resolution reads (built by arm.c), and the calibration probes (probe.c). */
+#ifndef PP_XRAY_SHIM_H
+#define PP_XRAY_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <pathprof/compiler.h>
+
+/* Instrumented functions sorted by entry address, and which ids are armed. */
+typedef struct pp__xray_fn {
+	uintptr_t addr;
+	int32_t id;
+} pp__xray_fn_t;
+
+typedef struct pp__xray_map {
+	size_t n;                 /* = __xray_max_function_id() */
+	pp__xray_fn_t *by_addr;   /* n entries, ascending addr */
+	uint8_t *armed;           /* n + 1 flags, indexed by id */
+} pp__xray_map_t;
+
+/* Published once (release) by arm.c before the first sled is patched. */
+extern pp__xray_map_t *pp__xray_map;
+
+/* The handler every patched sled calls. */
+void pp__xray_handler(int32_t fid, int type) PP_NOINLINE;
+
+/* Learn where the sleds' stack slot lies relative to the handler, with the
+ * probes below. 0 on success; -1 leaves the shim in its degraded mode
+ * (docs/xray.md, "Tail calls"). Call with no sled patched. */
+int pp__xray_calibrate(void) PP_NOINSTR;
+
+/* Probes compiled with -fxray-instrument (probe.c): tail jumps to leaf. */
+int pp__xray_probe_tail(int x);
+int pp__xray_probe_leaf(int x);
+extern volatile uintptr_t pp__xray_probe_slot;
+
+#endif

@@ -1,0 +1,171 @@
+/* Test program for the XRay front-end, built with clang -fxray-instrument
+ * at -O0 and -O2 (tests/xray/meson.build). Functions named t_* are gated;
+ * u_* are never instrumented and stand for foreign code. Each mode exercises
+ * one behaviour; check.sh compares the canonical path listing. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pathprof/xray.h>
+
+#define GATED __attribute__((noinline))
+#define FOREIGN __attribute__((noinline, xray_never_instrument))
+#define HOST __attribute__((xray_never_instrument))
+
+volatile int sink;
+
+GATED void t_c(void) { sink++; }
+GATED void t_b(void) { sink += 2; }
+GATED void t_a(void) { t_c(); sink++; }
+GATED void t_work(void) { t_a(); t_b(); /* a tail call at -O2 */ }
+
+/* Tail calls. */
+GATED int t_tleaf(int x) { sink += x; return x + 1; }
+GATED int t_tmid(int x) { sink++; return t_tleaf(x + 1); }
+GATED int t_tchain(int x) { sink++; return t_tmid(x * 2); }
+GATED int t_cb(int x) { sink += x; return x; }
+FOREIGN int u_foreign(int x) { sink++; return t_cb(x) + 1; }
+GATED int t_tforeign(int x) { sink++; return u_foreign(x); }
+FOREIGN int u_plain(int x) { sink += x; return x; }
+GATED int t_tplain(int x) { sink++; return u_plain(x); }
+GATED int t_tind(int (*fp)(int), int x) { sink++; return fp(x); }
+GATED int t_odd(int n);
+GATED int t_even(int n) { if (n == 0) return 1; return t_odd(n - 1); }
+GATED int t_odd(int n) { if (n == 0) return 0; return t_even(n - 1); }
+
+GATED int t_troot(int i)
+{
+	int r = t_tmid(i);
+	r += t_tchain(i);
+	for (int k = 0; k < 3; k++)
+		r += t_tplain(k);
+	r += t_tind(t_tleaf, i);
+	for (int k = 0; k < 3; k++)
+		r += t_tind(u_plain, k);
+	r += t_even(3);
+	sink += r;
+	return r;
+}
+
+/* Gated code reached through a tail call into foreign code. */
+GATED int t_froot(int i)
+{
+	int r = t_tforeign(i);
+	sink += r;
+	return r;
+}
+
+/* Recursion and several returns. */
+GATED int t_rec(int n)
+{
+	if (n == 0) {
+		t_c();
+		return 0;
+	}
+	int r = t_rec(n - 1);
+	sink += r;
+	return r + 1;
+}
+
+GATED int t_multi(int x)
+{
+	if (x % 3 == 0)
+		return 0;
+	if (x % 3 == 1) {
+		sink++;
+		return 1;
+	}
+	t_b();
+	sink++;
+	return 2;
+}
+
+static HOST int fail(const char *what, int got)
+{
+	fprintf(stderr, "xtest: %s (got %d)\n", what, got);
+	return 1;
+}
+
+static HOST void works(int n)
+{
+	for (int i = 0; i < n; i++)
+		t_work();
+}
+
+/* Each thread keeps its own shim stack: tail frames never leak across. */
+static HOST void *thread_main(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 5; i++) {
+		t_work();
+		t_troot(i);
+	}
+	return NULL;
+}
+
+static HOST int threads(void)
+{
+	pthread_t th[3];
+	pp_xray_arm();
+	for (int i = 0; i < 3; i++)
+		if (pthread_create(&th[i], NULL, thread_main, NULL) != 0)
+			return fail("pthread_create", i);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	pp_xray_disarm();
+	return 0;
+}
+
+HOST int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int rc;
+	if (strcmp(mode, "armcycle") == 0) {
+		works(2);
+		if ((rc = pp_xray_arm()) != 0)
+			return fail("arm", rc);
+		works(3);
+		if ((rc = pp_xray_disarm()) != 0)
+			return fail("disarm", rc);
+		works(5);
+		if ((rc = pp_xray_arm()) != 0)
+			return fail("re-arm", rc);
+		works(4);
+		pp_xray_disarm();
+		works(1);
+	} else if (strcmp(mode, "pattern") == 0) {
+		if ((rc = pp_xray_arm_pattern("t_[ac]")) != 2)
+			return fail("pattern t_[ac] should match 2", rc);
+		if ((rc = pp_xray_arm_pattern("no_such_*")) != 0)
+			return fail("pattern no_such_* should match 0", rc);
+		if ((rc = pp_xray_arm_pattern("")) != -1)
+			return fail("empty pattern should fail", rc);
+		works(3);
+	} else if (strcmp(mode, "plain") == 0) {
+		/* Armed, or not, by PATHPROF_XRAY only. */
+		works(3);
+	} else if (strcmp(mode, "tail") == 0) {
+		pp_xray_arm();
+		for (int i = 0; i < 4; i++)
+			t_troot(i);
+		pp_xray_disarm();
+	} else if (strcmp(mode, "foreign") == 0) {
+		pp_xray_arm();
+		for (int i = 0; i < 2; i++)
+			t_froot(i);
+		pp_xray_disarm();
+	} else if (strcmp(mode, "recur") == 0) {
+		pp_xray_arm();
+		for (int i = 0; i < 2; i++)
+			t_rec(3);
+		for (int x = 0; x < 6; x++)
+			t_multi(x);
+		pp_xray_disarm();
+	} else if (strcmp(mode, "threads") == 0) {
+		if (threads() != 0)
+			return 1;
+	} else {
+		return fail("unknown mode", 0);
+	}
+	return pp_dump(NULL) == 0 ? 0 : 1;
+}
