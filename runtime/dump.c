@@ -129,6 +129,13 @@ static int add_path(collect_t *c, int fe, const pp__path_t *rp)
 	uint32_t at;
 	if (pp__map_get(&c->id_paths, id, &at)) {
 		pp_ppath_t *q = &p->paths[at];
+		if (q->depth != depth) {
+			/* A 64-bit id collision between different paths: keep the
+			 * first, count the other as dropped rather than mix them. */
+			p->drops_table += count;
+			rc = 0;
+			goto out;
+		}
 		q->count += count;
 		if (segs && !q->segs) {
 			q->segs = calloc(depth, sizeof *q->segs);
