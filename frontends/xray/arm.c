@@ -127,6 +127,7 @@ int pp_xray_disarm(void)
 		pp__xray_map_t *m = pp__xray_map;
 		for (size_t id = 1; id <= m->n; id++)
 			set_armed(m, (int32_t)id, 0);
+		__atomic_fetch_add(&pp__xray_generation, 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&arm_lock);
 	return rc;

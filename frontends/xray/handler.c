@@ -21,7 +21,7 @@ enum {
 
 typedef struct xframe {
 	uintptr_t slot; /* return-address slot of the activation; 0 uncalibrated */
-	uintptr_t aux;  /* CHAIN: jump target; UNKNOWN: return address at slot */
+	uintptr_t aux;  /* CHAIN: jump target; else the return address in slot */
 	int32_t fid;
 	uint32_t tail;
 } xframe_t;
@@ -29,6 +29,7 @@ typedef struct xframe {
 typedef struct xstack {
 	uint32_t n;
 	uint32_t excess; /* frames beyond XFRAMES: plain enter/leave pairs */
+	uint32_t gen;    /* pp__xray_generation this stack has caught up with */
 	xframe_t f[XFRAMES];
 } xstack_t;
 
@@ -100,6 +101,7 @@ PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
 	x->n = n + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	x->f[n].slot = slot;
+	x->f[n].aux = slot ? slot_word(slot) : 0;
 	x->f[n].fid = fid;
 	pp__enter((uint64_t)fid, PP_FE_XRAY);
 }
@@ -137,8 +139,31 @@ PP_INLINE void drop_stale(xstack_t *x, uintptr_t slot, int equal)
 	}
 }
 
+uint32_t pp__xray_generation;
+
+/* First entry since a disarm: frames whose exit sled was unpatched may have
+ * returned unseen. A frame has returned when its slot is at or below this
+ * entry's, or when a later call overwrote the return address in its slot.
+ * Done once per disarm and thread, so code that switches stacks is not
+ * second-guessed on every call. */
+static PP_COLD void catch_up(xstack_t *x, uintptr_t slot, uint32_t gen)
+{
+	x->gen = gen;
+	if (!calibrated || x->excess)
+		return;
+	while (x->n) {
+		const xframe_t *t = &x->f[x->n - 1];
+		if (t->slot > slot && (t->tail == TAIL_CHAIN || slot_word(t->slot) == t->aux))
+			break;
+		pop(x);
+	}
+}
+
 static PP_NOINSTR void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
 {
+	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
+	if (PP_UNLIKELY(x->gen != gen))
+		catch_up(x, slot, gen);
 	while (x->n && !x->excess) {
 		const xframe_t *t = &x->f[x->n - 1];
 		/* An open frame is the caller; a tail-left frame whose slot is
@@ -216,8 +241,7 @@ static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 	}
 	uintptr_t target = tail_target(slot);
 	if (!target) {
-		f->aux = slot_word(slot);
-		f->tail = TAIL_UNKNOWN;
+		f->tail = TAIL_UNKNOWN; /* aux: the return address, kept from entry */
 	} else if (armed_at(target)) {
 		f->aux = target;
 		f->tail = TAIL_CHAIN;

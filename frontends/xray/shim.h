@@ -23,6 +23,9 @@ typedef struct pp__xray_map {
 /* Published once (release) by arm.c before the first sled is patched. */
 extern pp__xray_map_t *pp__xray_map;
 
+/* Bumped by each disarm: exits of frames open then were never seen. */
+extern uint32_t pp__xray_generation;
+
 /* The handler every patched sled calls. */
 void pp__xray_handler(int32_t fid, int type) PP_NOINLINE;
 

@@ -80,6 +80,14 @@ GATED int t_multi(int x)
 	return 2;
 }
 
+/* Disarmed while open: its exit sled is a no-op by the time it returns. */
+GATED void t_dis(void)
+{
+	t_c();
+	pp_xray_disarm();
+	sink++;
+}
+
 static HOST int fail(const char *what, int got)
 {
 	fprintf(stderr, "xtest: %s (got %d)\n", what, got);
@@ -160,6 +168,12 @@ HOST int main(int argc, char **argv)
 			t_rec(3);
 		for (int x = 0; x < 6; x++)
 			t_multi(x);
+		pp_xray_disarm();
+	} else if (strcmp(mode, "disarm-inside") == 0) {
+		pp_xray_arm();
+		t_dis();
+		pp_xray_arm();
+		works(2);
 		pp_xray_disarm();
 	} else if (strcmp(mode, "threads") == 0) {
 		if (threads() != 0)
