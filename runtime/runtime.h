@@ -33,7 +33,7 @@ void pp__env_load(void);
 int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n);
 
 /* The error sink: "pathprof: <message>" on stderr, one line. */
-void pp__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+PP_EXPORT void pp__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Clock: remember the start point, and measure ticks per ns at dump time. */
 void pp__clock_start(void);

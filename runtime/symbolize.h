@@ -7,18 +7,23 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <pathprof/compiler.h>
+
+PP_EXTERN_C_BEGIN
 
 typedef struct pp__symbolizer pp__symbolizer_t;
 
 /* Open a symbolizer over the modules loaded now. NULL (with a message in err)
  * when libdwfl cannot report this process. */
-pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen);
+PP_EXPORT pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen);
 
 /* Name of the function containing addr, written to buf (NUL-terminated,
  * truncated to n). When addr resolves to no symbol, writes "0x<hex>" or
  * "<module>+0x<offset>" and returns 1; returns 0 when a symbol was found. */
-int pp__symbolize(pp__symbolizer_t *s, uint64_t addr, char *buf, size_t n);
+PP_EXPORT int pp__symbolize(pp__symbolizer_t *s, uint64_t addr, char *buf, size_t n);
 
-void pp__symbolizer_close(pp__symbolizer_t *s);
+PP_EXPORT void pp__symbolizer_close(pp__symbolizer_t *s);
+
+PP_EXTERN_C_END
 
 #endif
