@@ -3,6 +3,8 @@
 // the runtime and anything the IR says must not be instrumented.
 #include "pass.h"
 
+#include <cstdlib>
+#include <cxxabi.h>
 #include <memory>
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -23,12 +25,22 @@ static StringRef stripSuffix(StringRef name)
 	return name.substr(0, name.find('.'));
 }
 
+// The C++ runtime's demangler first: the cyg and xray front-ends name
+// functions with __cxa_demangle at dump time, and LLVM's demangler spells some
+// names differently (lambdas), which would make the same path look different.
 std::string displayName(StringRef mangled)
 {
 	StringRef base = stripSuffix(mangled);
 	if (!hasPrefix(base, "_Z"))
 		return base.str();
-	return demangle(base.str());
+	std::string s = base.str();
+	int status = 0;
+	char *out = abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status);
+	if (!out)
+		return demangle(s);
+	std::string r(out);
+	std::free(out);
+	return r;
 }
 
 uint64_t functionKey(StringRef mangled)
