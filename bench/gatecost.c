@@ -20,10 +20,9 @@ static const struct tree {
 	const char *name;
 	tree_fn plain, gated;
 	int gates;
-	uint64_t iters; /* calls per batch: a few ms each */
 } trees[] = {
-	{"depth 2", plain_d2, gated_d2, TREE_D2_GATES, 400000},
-	{"depth 4", plain_d4, gated_d4, TREE_D4_GATES, 80000},
+	{"depth 2", plain_d2, gated_d2, TREE_D2_GATES},
+	{"depth 4", plain_d4, gated_d4, TREE_D4_GATES},
 };
 
 static const struct mode {
@@ -121,8 +120,11 @@ typedef struct result {
 	double gate_ticks;
 } result_t;
 
-/* reps pairs of batches, A B A B ...; per-gate cost from each pair's difference. */
-static result_t measure(body_fn fn, const void *ctx, uint64_t iters, int per, int reps)
+/* reps pairs of batches, A B A B ...; per-gate cost from each pair's
+ * difference. A batch lasts about batch_ns: short enough that most pairs
+ * escape preemption on a busy machine (the median discards the rest), long
+ * enough that the clock reads around it are noise. */
+static result_t measure(body_fn fn, const void *ctx, double batch_ns, int per, int reps)
 {
 	double *base = calloc((size_t)reps * 4, sizeof(double));
 	double *gated = base + reps, *dns = gated + reps, *dtk = dns + reps;
@@ -130,8 +132,11 @@ static result_t measure(body_fn fn, const void *ctx, uint64_t iters, int per, in
 		fprintf(stderr, "gatecost: out of memory\n");
 		exit(1);
 	}
-	fn(ctx, 0, iters / 4 + 1); /* warm caches, first sight of every path */
-	fn(ctx, 1, iters / 4 + 1);
+	fn(ctx, 0, 1000); /* warm caches, first sight of every path */
+	sample_t probe = timed_batch(fn, ctx, 1, 1000);
+	uint64_t iters = probe.ns > 0 ? (uint64_t)(batch_ns / probe.ns) : 1000;
+	if (iters < 1000)
+		iters = 1000;
 	for (int r = 0; r < reps; r++) {
 		sample_t sa = timed_batch(fn, ctx, 0, iters);
 		sample_t sb = timed_batch(fn, ctx, 1, iters);
@@ -198,7 +203,7 @@ static int count_mode(const char *tree, const char *variant, const char *iters_s
 
 int main(int argc, char **argv)
 {
-	int reps = 101, quick = 0;
+	int reps = 301, quick = 0;
 	long cpu = -1;
 	pp_disable_exit_dump();
 	for (int i = 1; i < argc; i++) {
@@ -216,7 +221,7 @@ int main(int argc, char **argv)
 			return usage(stderr, 2);
 	}
 	if (quick)
-		reps = 11;
+		reps = 31;
 	if (reps < 3)
 		reps = 3;
 	if (cpu < 0) {
@@ -225,11 +230,11 @@ int main(int argc, char **argv)
 	}
 	if (pin((int)cpu) != 0)
 		return 1;
-	uint64_t scale = quick ? 4 : 1;
+	double batch_ns = quick ? 250e3 : 500e3;
 
 	uint64_t t0 = now_ns(), c0 = pp_ticks();
 	fprintf(stderr, "gatecost: rdtsc pair ...\n");
-	result_t tsc = measure(body_rdtsc, NULL, 2000000 / scale, 1, reps);
+	result_t tsc = measure(body_rdtsc, NULL, batch_ns, 1, reps);
 
 	printf("| tree | mode | gates/call | baseline ns/call | gated ns/call | ns/gate | IQR ns/gate | ticks/gate |\n");
 	printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
@@ -238,7 +243,7 @@ int main(int argc, char **argv)
 		pp_set_timing(modes[m].timing, modes[m].sample_n);
 		for (size_t t = 0; t < NTREES; t++) {
 			fprintf(stderr, "gatecost: %s, %s ...\n", trees[t].name, modes[m].name);
-			result_t r = measure(body_tree, &trees[t], trees[t].iters / scale, trees[t].gates, reps);
+			result_t r = measure(body_tree, &trees[t], batch_ns, trees[t].gates, reps);
 			if (r.gate_ns > worst[m])
 				worst[m] = r.gate_ns;
 			printf("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f |\n", trees[t].name, modes[m].name,
