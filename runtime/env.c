@@ -10,6 +10,7 @@
 
 #include <pathprof/pathprof.h>
 #include "runtime.h"
+#include "shm.h"
 #include "slab.h"
 
 pp__global_t pp__g;
@@ -76,6 +77,7 @@ void pp__env_load(void)
 	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 65536);
 	pp__config.paths = env_number("PATHPROF_PATHS", pp__config.paths, 16, 1u << 26);
 	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);
+	pp__shm_env_load();
 }
 
 static void after_fork_child(void)

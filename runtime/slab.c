@@ -2,19 +2,25 @@
  * Everything here runs off the hot path: at a thread's first gate, when a
  * path is first seen, at thread exit and at dump. The arena is reserved once
  * with MAP_NORESERVE, so untouched slab memory (most of a path table) costs
- * address space, not resident memory. */
+ * address space, not resident memory. Exporting moves the arena, at the same
+ * addresses, into a shared-memory object (shm.c) so pointers stay valid. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime.h"
+#include "shm.h"
 #include "slab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
 
-pp__arena_t pp__arena;
+pp__arena_t pp__arena = {.fd = -1};
 pp__config_t pp__config = {.depth = 256, .paths = 65536, .arena_mb = 65536};
 
 static pthread_mutex_t slab_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -25,35 +31,172 @@ static pthread_key_t exit_key;
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
 static int arena_ok;
 
+/* Export: the configured name waits in pp__config.shm until the arena's next
+ * allocation (or pp_shm_export) moves the arena into shared memory, so a
+ * forked child that only execs or exits never creates a segment. */
+static pthread_mutex_t export_lock = PTHREAD_MUTEX_INITIALIZER;
+static int export_pending;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+/* The forking thread's shadow stack, copied before fork(): once the arena is
+ * shared, the parent keeps writing those frames while the child starts. */
+static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
+static pp__frame_t *fork_frames;
+static uint32_t fork_nframes;
+
 static void thread_exit(void *arg);
+
+static char *map_anon(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
 
 static void arena_reserve(void)
 {
 	size_t size = pp__config.arena_mb << 20;
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
+	char *p = map_anon(size);
+	if (!p) {
 		pp__warn("cannot reserve %zu MiB for the arena: %s; profiling is off",
 			 pp__config.arena_mb, strerror(errno));
 		return;
 	}
 	pp__arena.base = p;
 	pp__arena.size = size;
-	/* Offset 0 means "no row" in segment references: never hand it out. */
-	pp__arena.used = 128;
+	pp__arena.used = PP__ARENA_HDR_BYTES;
 	if (pthread_key_create(&exit_key, thread_exit) != 0) {
 		pp__warn("cannot create the thread-exit key; profiling is off");
 		return;
 	}
+	if (pp__config.shm[0])
+		__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);
 	arena_ok = 1;
+}
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&fork_lock);
+	pp__tls_t *t = &pp__tls;
+	fork_nframes = 0;
+	if (t->slab && fork_frames && t->depth <= pp__config.depth) {
+		fork_nframes = t->depth + 1;
+		memcpy(fork_frames, t->stack - 1, fork_nframes * sizeof *fork_frames);
+	}
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&fork_lock);
+}
+
+static void atfork_register(void)
+{
+	fork_frames = malloc((pp__config.depth + 1) * sizeof *fork_frames);
+	pthread_atfork(fork_prepare, fork_parent, NULL);
+}
+
+/* Copy what is in use into the object, then map the object over the arena's
+ * addresses: every pointer stays valid and nothing moves. Increments other
+ * threads make between the copy and the remap are lost, so exporting a
+ * running multi-threaded program is exact only for a caller with no rival
+ * writers (PATHPROF_SHM exports before the first slab exists). */
+static int arena_to_shm(const char *name, int keep)
+{
+	char object[300];
+	pp__shm_object_name(name, object, sizeof object);
+	int fd = pp__shm_create(object, pp__arena.size);
+	if (fd < 0)
+		return -1;
+	size_t used = __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE);
+	if (used > pp__arena.size)
+		used = pp__arena.size;
+	long pg = sysconf(_SC_PAGESIZE);
+	static const char zero[65536];
+	int rc = fallocate(fd, 0, 0, (off_t)used);
+	/* Only pages with data are written: an untouched page of the
+	 * anonymous arena reads as the shared zero page and costs nothing. */
+	for (size_t off = PP__ARENA_HDR_BYTES; rc == 0 && off < used; off += (size_t)pg) {
+		size_t n = used - off < (size_t)pg ? used - off : (size_t)pg;
+		if (n <= sizeof zero && !memcmp(pp__arena.base + off, zero, n))
+			continue;
+		if (pwrite(fd, pp__arena.base + off, n, (off_t)off) != (ssize_t)n)
+			rc = -1;
+	}
+	if (rc == 0 && mmap(pp__arena.base, pp__arena.size, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0) == MAP_FAILED)
+		rc = -1;
+	if (rc != 0) {
+		pp__warn("%s: cannot export the arena: %s; the live view is off", object,
+			 strerror(errno));
+		shm_unlink(object);
+		close(fd);
+		return -1;
+	}
+	pthread_once(&atfork_once, atfork_register);
+	pp__shm_hdr_t *h = (pp__shm_hdr_t *)pp__arena.base;
+	pp__arena.fd = fd;
+	pp__shm_note_used(h, __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE));
+	__atomic_store_n(&h->slabs, (uint64_t)(uintptr_t)pp__slab_first(), __ATOMIC_RELEASE);
+	__atomic_store_n(&pp__arena.hdr, h, __ATOMIC_RELEASE);
+	pp__shm_start(h, object, keep);
+	return 0;
+}
+
+static int export_now(void)
+{
+	int rc = 0;
+	pthread_mutex_lock(&export_lock);
+	if (__atomic_load_n(&export_pending, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&export_pending, 0, __ATOMIC_RELEASE);
+		rc = arena_to_shm(pp__config.shm, pp__config.shm_keep);
+	}
+	pthread_mutex_unlock(&export_lock);
+	return rc;
+}
+
+int pp__arena_export(const char *name, int keep)
+{
+	pp__init();
+	if (!pp__shm_name_ok(name)) {
+		pp__warn("'%s' is not a usable segment name (1-200 bytes, no '/' inside)",
+			 name ? name : "(null)");
+		return -1;
+	}
+	pthread_mutex_lock(&export_lock);
+	if (pp__arena.hdr) {
+		pthread_mutex_unlock(&export_lock);
+		pp__warn("the arena is already exported as %s", pp__config.shm);
+		return -1;
+	}
+	snprintf(pp__config.shm, sizeof pp__config.shm, "%s", name);
+	pp__config.shm_keep = keep;
+	pthread_mutex_unlock(&export_lock);
+	pthread_once(&arena_once, arena_reserve);
+	if (!arena_ok)
+		return -1;
+	__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);
+	return export_now();
 }
 
 void *pp__arena_alloc(size_t n)
 {
+	if (PP_UNLIKELY(__atomic_load_n(&export_pending, __ATOMIC_ACQUIRE)))
+		export_now();
 	n = (n + 127) & ~(size_t)127;
 	size_t off = __atomic_fetch_add(&pp__arena.used, n, __ATOMIC_RELAXED);
 	if (off + n > pp__arena.size || off + n < off)
 		return NULL;
+	pp__shm_hdr_t *h = __atomic_load_n(&pp__arena.hdr, __ATOMIC_ACQUIRE);
+	if (h) {
+		/* Back the bytes now: a full /dev/shm then shows as dropped
+		 * records instead of a SIGBUS on the hot path. */
+		int saved = errno;
+		int rc = fallocate(pp__arena.fd, 0, (off_t)off, (off_t)n);
+		errno = saved;
+		if (rc != 0)
+			return NULL;
+		pp__shm_note_used(h, off + n);
+	}
 	return pp__arena.base + off;
 }
 
@@ -114,6 +257,8 @@ static pp__slab_t *slab_create(void)
 	s->capacity = pp__config.paths;
 	s->next_all = all_slabs;
 	__atomic_store_n(&all_slabs, s, __ATOMIC_RELEASE);
+	if (pp__arena.hdr)
+		__atomic_store_n(&pp__arena.hdr->slabs, (uint64_t)(uintptr_t)s, __ATOMIC_RELEASE);
 	return s;
 }
 
@@ -133,6 +278,8 @@ int pp__thread_register(pp__tls_t *t, int fe)
 		s->live = 1;
 		s->uses++;
 		threads_seen++;
+		if (pp__arena.hdr)
+			__atomic_store_n(&pp__arena.hdr->threads, threads_seen, __ATOMIC_RELAXED);
 		if (pp__g.frontend == PP_FE_NONE)
 			pp__g.frontend = fe;
 		else if (pp__g.frontend != fe)
@@ -216,6 +363,56 @@ void pp__slab_reset_all(void)
 		threads_seen += s->live;
 	pthread_mutex_unlock(&slab_lock);
 	pp__g.skipped = 0;
+	/* Counts went down: a live reader must not take the drop for a rate. */
+	if (pp__arena.hdr)
+		__atomic_fetch_add(&pp__arena.hdr->generation, 1, __ATOMIC_RELEASE);
+}
+
+/* The child of an exporting parent: drop the parent's segment from this
+ * address space (the child must never write into it) and start over in a
+ * fresh private arena with one slab holding the forking thread's shadow
+ * stack as it was at fork(). The export under the child's own name follows
+ * at the first allocation. */
+static void fresh_arena_after_fork(void)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t nframes = fork_nframes;
+	pthread_mutex_init(&fork_lock, NULL);
+	munmap(pp__arena.base, pp__arena.size);
+	close(pp__arena.fd);
+	pp__arena.fd = -1;
+	pp__arena.hdr = NULL;
+	pp__shm_after_fork();
+	all_slabs = free_slabs = NULL;
+	threads_seen = 0;
+	char *p = map_anon(pp__arena.size);
+	pp__arena.base = p;
+	pp__arena.used = p ? PP__ARENA_HDR_BYTES : pp__arena.size;
+	pp__slab_t *s = t->slab && nframes ? slab_create() : NULL;
+	if (!s) {
+		if (t->slab) {
+			if (p)
+				pp__warn("cannot give the forked child a slab; it runs unprofiled");
+			/* Same as a thread that has exited: gates are skipped. */
+			t->limit = 0;
+			t->state = 3;
+			t->excess = 0;
+			t->depth = 0;
+			t->slab = NULL;
+		}
+		return;
+	}
+	memcpy(s->frames, fork_frames, nframes * sizeof *fork_frames);
+	s->live = 1;
+	s->uses = 1;
+	threads_seen = 1;
+	t->slab = &s->pub;
+	t->stack = s->frames + 1;
+	t->table = s->table;
+	t->mask = s->mask;
+	pthread_setspecific(exit_key, s);
+	if (pp__config.shm[0])
+		__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);
 }
 
 void pp__slab_after_fork(void)
@@ -224,6 +421,11 @@ void pp__slab_after_fork(void)
 	 * belongs to a thread that is gone. The mutex may have been held by a
 	 * parent thread at fork time, so start from a fresh one. */
 	pthread_mutex_init(&slab_lock, NULL);
+	pthread_mutex_init(&export_lock, NULL);
+	if (pp__arena.fd >= 0) {
+		fresh_arena_after_fork();
+		return;
+	}
 	pp__slab_t *mine = pp__tls.slab ? (pp__slab_t *)pp__tls.slab : NULL;
 	free_slabs = NULL;
 	for (pp__slab_t *s = all_slabs; s; s = s->next_all) {

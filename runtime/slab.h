@@ -44,10 +44,19 @@ typedef struct pp__slab_priv {
 	pp__frame_t *frames; /* frames[0] is the sentinel; stack = frames + 1 */
 } pp__slab_t;
 
+/* Bytes below this arena offset are never handed out: they hold the live
+ * segment's header when the arena is exported (shm.h), and offset 0 means
+ * "no row" in segment references. */
+#define PP__ARENA_HDR_BYTES 4096u
+
+struct pp__shm_hdr;
+
 typedef struct pp__arena {
 	char *base;
 	size_t size;
 	size_t used; /* bumped atomically (cold path only) */
+	int fd;      /* shared-memory object backing the arena, -1 when anonymous */
+	struct pp__shm_hdr *hdr; /* at base when exported, else NULL */
 } pp__arena_t;
 
 extern pp__arena_t pp__arena;
@@ -57,6 +66,8 @@ typedef struct pp__config {
 	uint32_t depth;   /* shadow stack bound */
 	uint64_t paths;   /* path table capacity per slab */
 	size_t arena_mb;  /* arena reservation */
+	char shm[256];    /* PATHPROF_SHM: export the arena under this name ("" = no) */
+	int shm_keep;     /* PATHPROF_SHM_KEEP: leave the segment at exit */
 } pp__config_t;
 
 extern pp__config_t pp__config;
@@ -85,7 +96,14 @@ void pp__slab_reset_all(void);
 uint64_t pp__threads_seen(void);
 
 /* After fork(): the child's only thread keeps its slab (zeroed); slabs of
- * threads that do not exist in the child are retired. */
+ * threads that do not exist in the child are retired. When the parent
+ * exports its arena, the child instead starts a fresh private arena (keeping
+ * only its shadow stack) and exports it under its own name at its first
+ * allocation, so it never writes into the parent's segment. */
 void pp__slab_after_fork(void);
+
+/* Place the arena in the shared-memory object name now (see pp_shm_export).
+ * 0, or -1 with a warning printed. */
+int pp__arena_export(const char *name, int keep);
 
 #endif

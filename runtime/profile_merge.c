@@ -1,0 +1,290 @@
+/* dst += src for profiles (profile_merge.h). Names are matched by their
+ * (name, file, line) triple and paths by stable id, so profiles of different
+ * processes, runs or front-ends combine; histograms add bucket by bucket, so
+ * a merged percentile is the percentile of all the data together. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+#include "profile_merge.h"
+
+static uint64_t name_hash(const pp_name_t *n)
+{
+	/* FNV-1a over name, NUL, file, NUL, line: only a map key, checked
+	 * against the strings on every hit. */
+	uint64_t h = 0xcbf29ce484222325ull;
+	const char *parts[2] = {n->name ? n->name : "", n->file ? n->file : ""};
+	for (int k = 0; k < 2; k++) {
+		for (const unsigned char *c = (const unsigned char *)parts[k]; *c; c++)
+			h = (h ^ *c) * 0x100000001b3ull;
+		h *= 0x100000001b3ull;
+	}
+	for (int b = 0; b < 4; b++)
+		h = (h ^ ((n->line >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+static int same_name(const pp_name_t *a, const pp_name_t *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->file, b->file) && a->line == b->line;
+}
+
+static int has_times(const pp_profile_t *p)
+{
+	for (uint32_t i = 0; i < p->npaths; i++)
+		if (p->paths[i].segs)
+			return 1;
+	return 0;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static int add_u64(uint64_t *dst, uint64_t v)
+{
+	if (*dst > UINT64_MAX - v)
+		return -1;
+	*dst += v;
+	return 0;
+}
+
+/* Metadata of dst after taking src in; every rule is associative. */
+static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
+{
+	if (empty) {
+		free(dst->frontend);
+		free(dst->command);
+		dst->version = PP_PROFILE_VERSION;
+		dst->frontend = dup_or_empty(src->frontend);
+		dst->command = dup_or_empty(src->command);
+		if (!dst->frontend || !dst->command)
+			return -1;
+		dst->pid = src->pid;
+		dst->start_ns = src->start_ns;
+		dst->end_ns = src->end_ns;
+		dst->ticks_per_ns = src->ticks_per_ns;
+		dst->timing = src->timing;
+		dst->sample_n = src->sample_n;
+		return 0;
+	}
+	if (strcmp(dst->frontend, src->frontend ? src->frontend : "")) {
+		free(dst->frontend);
+		if (!(dst->frontend = strdup("mixed")))
+			return -1;
+	}
+	if (strcmp(dst->command, src->command ? src->command : "")) {
+		free(dst->command);
+		if (!(dst->command = strdup("(merged)")))
+			return -1;
+	}
+	if (dst->pid != src->pid)
+		dst->pid = 0;
+	if (src->start_ns < dst->start_ns)
+		dst->start_ns = src->start_ns;
+	if (src->end_ns > dst->end_ns)
+		dst->end_ns = src->end_ns;
+	if (dst->ticks_per_ns == 0)
+		dst->ticks_per_ns = src->ticks_per_ns;
+	if (dst->timing == 0) {
+		dst->timing = src->timing;
+		dst->sample_n = src->sample_n;
+	}
+	return 0;
+}
+
+static int copy_segs(pp_seg_t **out, const pp_seg_t *src, uint32_t depth)
+{
+	pp_seg_t *s = calloc(depth, sizeof *s);
+	if (!s)
+		return -1;
+	for (uint32_t k = 0; k < depth; k++) {
+		if (pp__seg_merge(&s[k], &src[k]) != 0) {
+			for (uint32_t j = 0; j < depth; j++)
+				pp__seg_free(&s[j]);
+			free(s);
+			return -1;
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+static int fail(char *err, size_t errlen, const char *msg)
+{
+	snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
+int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, size_t errlen)
+{
+	int empty = dst->version == 0 && dst->npaths == 0 && dst->nnames == 0;
+	if (!empty && dst->ticks_per_ns > 0 && src->ticks_per_ns > 0 && has_times(dst) &&
+	    has_times(src) && fabs(dst->ticks_per_ns / src->ticks_per_ns - 1.0) > 0.01) {
+		snprintf(err, errlen,
+			 "tick rates differ (%.4f and %.4f ticks/ns): their time histograms "
+			 "cannot be merged",
+			 dst->ticks_per_ns, src->ticks_per_ns);
+		return -1;
+	}
+	pp__map_t names = {0}, ids = {0};
+	uint32_t *remap = malloc((src->nnames ? src->nnames : 1) * sizeof *remap);
+	int rc = -1;
+	const char *why = "out of memory while merging profiles";
+	/* Histograms are in ticks: they are read with the rate of whichever
+	 * side has any. */
+	int take_rate = !empty && !has_times(dst) && has_times(src);
+	if (!remap || merge_meta(dst, src, empty) != 0)
+		goto out;
+	if (take_rate)
+		dst->ticks_per_ns = src->ticks_per_ns;
+	why = "counters overflow 64 bits";
+	if (add_u64(&dst->events, src->events) || add_u64(&dst->records, src->records) ||
+	    add_u64(&dst->drops_table, src->drops_table) ||
+	    add_u64(&dst->drops_depth, src->drops_depth) ||
+	    add_u64(&dst->unmatched, src->unmatched) || add_u64(&dst->threads, src->threads))
+		goto out;
+	why = "out of memory while merging profiles";
+
+	for (uint32_t i = 0; i < dst->nnames; i++)
+		if (pp__map_put(&names, name_hash(&dst->names[i]), i) != 0)
+			goto out;
+	if (src->nnames) {
+		pp_name_t *m = realloc(dst->names, ((size_t)dst->nnames + src->nnames) * sizeof *m);
+		if (!m)
+			goto out;
+		dst->names = m;
+	}
+	for (uint32_t i = 0; i < src->nnames; i++) {
+		const pp_name_t *n = &src->names[i];
+		uint64_t h = name_hash(n);
+		uint32_t at;
+		if (pp__map_get(&names, h, &at) && same_name(&dst->names[at], n)) {
+			remap[i] = at;
+			continue;
+		}
+		pp_name_t *d = &dst->names[dst->nnames];
+		d->name = dup_or_empty(n->name);
+		d->file = dup_or_empty(n->file);
+		d->line = n->line;
+		if (!d->name || !d->file) {
+			free(d->name);
+			free(d->file);
+			goto out;
+		}
+		remap[i] = dst->nnames++;
+		if (pp__map_put(&names, h, remap[i]) != 0)
+			goto out;
+	}
+
+	for (uint32_t i = 0; i < dst->npaths; i++)
+		if (pp__map_put(&ids, dst->paths[i].id, i) != 0)
+			goto out;
+	if (src->npaths) {
+		pp_ppath_t *m = realloc(dst->paths, ((size_t)dst->npaths + src->npaths) * sizeof *m);
+		if (!m)
+			goto out;
+		dst->paths = m;
+	}
+	for (uint32_t i = 0; i < src->npaths; i++) {
+		const pp_ppath_t *sp = &src->paths[i];
+		uint32_t at;
+		if (pp__map_get(&ids, sp->id, &at)) {
+			pp_ppath_t *dp = &dst->paths[at];
+			if (dp->depth != sp->depth) {
+				why = "two paths share a stable id but not a depth";
+				goto out;
+			}
+			if (add_u64(&dp->count, sp->count)) {
+				why = "a path's count overflows 64 bits";
+				goto out;
+			}
+			if (sp->segs && !dp->segs && !(dp->segs = calloc(dp->depth, sizeof *dp->segs)))
+				goto out;
+			for (uint32_t k = 0; sp->segs && k < sp->depth; k++)
+				if (pp__seg_merge(&dp->segs[k], &sp->segs[k]) != 0)
+					goto out;
+			continue;
+		}
+		pp_ppath_t *dp = &dst->paths[dst->npaths];
+		*dp = (pp_ppath_t){sp->id, sp->count, sp->depth, NULL, NULL};
+		dp->names = malloc(sp->depth * sizeof *dp->names);
+		if (!dp->names || (sp->segs && copy_segs(&dp->segs, sp->segs, sp->depth) != 0)) {
+			free(dp->names);
+			goto out;
+		}
+		for (uint32_t k = 0; k < sp->depth; k++)
+			dp->names[k] = remap[sp->names[k]];
+		if (pp__map_put(&ids, sp->id, dst->npaths++) != 0)
+			goto out;
+	}
+	rc = pp__profile_canonical(dst);
+out:
+	if (rc != 0)
+		fail(err, errlen, why);
+	free(remap);
+	pp__map_free(&names);
+	pp__map_free(&ids);
+	return rc;
+}
+
+static const pp_name_t *sort_base;
+
+static int by_name(const void *a, const void *b)
+{
+	const pp_name_t *x = &sort_base[*(const uint32_t *)a];
+	const pp_name_t *y = &sort_base[*(const uint32_t *)b];
+	int r = strcmp(x->name, y->name);
+	if (!r)
+		r = strcmp(x->file, y->file);
+	if (!r)
+		r = (x->line > y->line) - (x->line < y->line);
+	return r;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const pp_ppath_t *)a)->id, y = ((const pp_ppath_t *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+int pp__profile_canonical(pp_profile_t *p)
+{
+	size_t n = p->nnames ? p->nnames : 1;
+	uint32_t *order = malloc(n * sizeof *order);
+	uint32_t *remap = malloc(n * sizeof *remap);
+	pp_name_t *sorted = malloc(n * sizeof *sorted);
+	if (!order || !remap || !sorted) {
+		free(order);
+		free(remap);
+		free(sorted);
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nnames; i++)
+		order[i] = i;
+	/* qsort has no context argument in C11; callers are single-threaded
+	 * tools and the runtime's dump, which holds its lock. */
+	sort_base = p->names;
+	qsort(order, p->nnames, sizeof *order, by_name);
+	for (uint32_t i = 0; i < p->nnames; i++) {
+		sorted[i] = p->names[order[i]];
+		remap[order[i]] = i;
+	}
+	free(p->names);
+	if (p->nnames) {
+		p->names = sorted;
+	} else {
+		free(sorted);
+		p->names = NULL;
+	}
+	for (uint32_t i = 0; i < p->npaths; i++)
+		for (uint32_t j = 0; j < p->paths[i].depth; j++)
+			p->paths[i].names[j] = remap[p->paths[i].names[j]];
+	qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
+	free(order);
+	free(remap);
+	return 0;
+}

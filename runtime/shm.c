@@ -1,0 +1,337 @@
+/* The writer's side of the live segment: naming and creating the object,
+ * filling its header, publishing key names for readers, and removing it at
+ * exit. Keys are only addresses or ids inside this process, so a background
+ * thread names new keys every NAMER_MS into the segment itself; a reader in
+ * another process (or after this one died) needs nothing but the segment. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pathprof/live.h>
+#include "map.h"
+#include "runtime.h"
+#include "shm.h"
+#include "slab.h"
+
+#define NAMER_MS 50
+#define NAME_CHUNK (64u * 1024u)
+#define NAME_MAX_BYTES 4000u
+
+static pthread_mutex_t namer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t namer_atfork_once = PTHREAD_ONCE_INIT;
+static pp__map_t named;        /* keys already published */
+static char *nbump, *nend;     /* current chunk of name records */
+static char object_name[300];  /* "" when not exporting */
+static int keep_at_exit;
+static int namer_running, exit_hooked, finished;
+
+int pp__shm_name_ok(const char *s)
+{
+	if (!s)
+		return 0;
+	if (*s == '/')
+		s++;
+	size_t n = strlen(s);
+	return n >= 1 && n <= 200 && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
+}
+
+void pp__shm_env_load(void)
+{
+	const char *s = getenv("PATHPROF_SHM");
+	if (s && *s) {
+		if (pp__shm_name_ok(s))
+			snprintf(pp__config.shm, sizeof pp__config.shm, "%s", s);
+		else
+			pp__warn("PATHPROF_SHM=%s: expected a name of 1-200 bytes without '/'; "
+				 "the live view is off", s);
+	}
+	s = getenv("PATHPROF_SHM_KEEP");
+	if (s && *s) {
+		if (!strcmp(s, "1") || !strcmp(s, "0"))
+			pp__config.shm_keep = s[0] == '1';
+		else
+			pp__warn("PATHPROF_SHM_KEEP=%s: expected 0 or 1; using 0", s);
+	}
+}
+
+void pp__shm_object_name(const char *name, char *buf, size_t n)
+{
+	if (*name == '/')
+		name++;
+	unsigned long long pid = (unsigned long long)pp__g.pid;
+	const char *pct = strstr(name, "%p");
+	if (pct)
+		snprintf(buf, n, "/%.*s%llu%s", (int)(pct - name), name, pid, pct + 2);
+	else if (pp__g.pid != pp__g.first_pid)
+		snprintf(buf, n, "/%s.%llu", name, pid);
+	else
+		snprintf(buf, n, "/%s", name);
+}
+
+/* An existing object may be left over from a run that crashed or was kept:
+ * replace it when its writer is gone, but never a live writer's segment nor
+ * something that is not a segment at all. */
+static int replaceable(const char *object)
+{
+	int fd = shm_open(object, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return errno == ENOENT;
+	pp__shm_hdr_t h;
+	ssize_t n = pread(fd, &h, sizeof h, 0);
+	close(fd);
+	if (n != (ssize_t)sizeof h || memcmp(h.magic, PP__SHM_MAGIC, 8))
+		return 0;
+	if (h.pid == pp__g.pid)
+		return 0;
+	return h.pid == 0 || h.pid > 0x7fffffff || (kill((pid_t)h.pid, 0) != 0 && errno == ESRCH);
+}
+
+int pp__shm_create(const char *object, size_t size)
+{
+	int fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		if (!replaceable(object)) {
+			pp__warn("%s: a segment of that name exists and its writer is alive (or it "
+				 "is not a pathprof segment); the live view is off",
+				 object);
+			return -1;
+		}
+		shm_unlink(object);
+		fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0) {
+		pp__warn("%s: cannot create the segment: %s; the live view is off", object,
+			 strerror(errno));
+		return -1;
+	}
+	if (ftruncate(fd, (off_t)size) != 0) {
+		pp__warn("%s: cannot size the segment to %zu bytes: %s; the live view is off",
+			 object, size, strerror(errno));
+		shm_unlink(object);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void pp__shm_note_used(pp__shm_hdr_t *h, uint64_t end)
+{
+	uint64_t cur = __atomic_load_n(&h->used, __ATOMIC_RELAXED);
+	while (cur < end &&
+	       !__atomic_compare_exchange_n(&h->used, &cur, end, 1, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
+}
+
+/* ---- names ---- */
+
+static void publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name, const char *file,
+			 uint32_t line)
+{
+	size_t nl = strnlen(name, NAME_MAX_BYTES), fl = strnlen(file, NAME_MAX_BYTES);
+	size_t need = (sizeof(pp__shm_name_t) + nl + fl + 2 + 7) & ~(size_t)7;
+	if (!nbump || (size_t)(nend - nbump) < need) {
+		nbump = pp__arena_alloc(NAME_CHUNK);
+		nend = nbump ? nbump + NAME_CHUNK : NULL;
+		if (!nbump)
+			return;
+	}
+	pp__shm_name_t *r = (pp__shm_name_t *)nbump;
+	nbump += need;
+	r->key = key;
+	r->line = line;
+	r->name_len = (uint32_t)nl;
+	r->file_len = (uint32_t)fl;
+	r->pad = 0;
+	memcpy(r->text, name, nl);
+	r->text[nl] = '\0';
+	memcpy(r->text + nl + 1, file, fl);
+	r->text[nl + 1 + fl] = '\0';
+	r->next = __atomic_load_n(&h->names, __ATOMIC_RELAXED);
+	/* Readers follow h->names: the record must be whole first. */
+	__atomic_store_n(&h->names, (uint64_t)((char *)r - pp__arena.base), __ATOMIC_RELEASE);
+}
+
+/* Name every key not yet published and refresh the header's totals. */
+static void name_pass(void)
+{
+	pp__shm_hdr_t *h = pp__arena.hdr;
+	if (!h || finished)
+		return;
+	int fe = pp__g.frontend;
+	pp__resolver_t *res = NULL;
+	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all) {
+		for (pp__path_t *p = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); p; p = p->next) {
+			for (uint32_t i = 0; i < p->depth; i++) {
+				uint32_t dummy;
+				if (pp__map_get(&named, p->keys[i], &dummy))
+					continue;
+				if (!res && !(res = pp__resolver_open()))
+					goto totals;
+				const char *file;
+				uint32_t line;
+				const char *name = pp__resolve(res, fe, p->keys[i], &file, &line);
+				publish_name(h, p->keys[i], name ? name : "?", file ? file : "", line);
+				if (pp__map_put(&named, p->keys[i], 1) != 0)
+					goto totals;
+			}
+		}
+	}
+totals:
+	if (res)
+		pp__resolver_close(res);
+	__atomic_store_n(&h->threads, pp__threads_seen(), __ATOMIC_RELAXED);
+	__atomic_store_n(&h->skipped, __atomic_load_n(&pp__g.skipped, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	h->frontend = (uint32_t)fe;
+	h->timing = pp__mode.timing;
+	h->sample_n = pp__mode.sample_n;
+	h->ticks_per_ns = pp__clock_ticks_per_ns();
+	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);
+}
+
+static void *namer_main(void *arg)
+{
+	struct timespec d = {0, NAMER_MS * 1000000L};
+	for (;;) {
+		pthread_mutex_lock(&namer_lock);
+		name_pass();
+		pthread_mutex_unlock(&namer_lock);
+		nanosleep(&d, NULL);
+	}
+	return arg;
+}
+
+/* No naming pass may be half-way at fork(): the child would inherit its
+ * locks (the resolver's) held by a thread that does not exist there. */
+static void namer_prepare(void)
+{
+	pthread_mutex_lock(&namer_lock);
+}
+
+static void namer_parent(void)
+{
+	pthread_mutex_unlock(&namer_lock);
+}
+
+static void namer_atfork(void)
+{
+	pthread_atfork(namer_prepare, namer_parent, NULL);
+}
+
+void pp__shm_after_fork(void)
+{
+	pthread_mutex_init(&namer_lock, NULL);
+	/* The parent's key set may be mid-update; leak it rather than trust it. */
+	memset(&named, 0, sizeof named);
+	nbump = nend = NULL;
+	object_name[0] = '\0';
+	namer_running = 0;
+}
+
+/* A normal exit: publish the last names, mark the segment finished, and
+ * remove it unless asked to keep it. The namer stays locked out: nothing is
+ * written into the segment's names after this. */
+static void shm_exit(void)
+{
+	pthread_mutex_lock(&namer_lock);
+	pp__shm_hdr_t *h = pp__arena.hdr;
+	if (!h || finished || !object_name[0])
+		return;
+	name_pass();
+	finished = 1;
+	__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
+	if (!keep_at_exit)
+		shm_unlink(object_name);
+}
+
+static void program_name(char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", program_invocation_short_name);
+}
+
+static void command_line(char *buf, size_t n)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, buf, n - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0) {
+		program_name(buf, n);
+		return;
+	}
+	for (ssize_t i = 0; i < got; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	while (got > 0 && buf[got - 1] == ' ')
+		got--;
+	buf[got] = '\0';
+}
+
+void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
+{
+	h->version = PP__SHM_VERSION;
+	h->header_size = sizeof *h;
+	h->slab_size = sizeof(pp__slab_t);
+	h->path_size = sizeof(pp__path_t);
+	h->segrt_size = sizeof(pp__segrt_t);
+	h->name_size = sizeof(pp__shm_name_t);
+	h->hist_rows = PP_HIST_ROWS;
+	h->hist_sub = PP_HIST_SUB;
+	h->arena_size = pp__arena.size;
+	h->base = (uint64_t)(uintptr_t)pp__arena.base;
+	h->pid = pp__g.pid;
+	h->start_ns = pp__g.start_ns;
+	h->frontend = (uint32_t)pp__g.frontend;
+	h->timing = pp__mode.timing;
+	h->sample_n = pp__mode.sample_n;
+	h->state = PP__SHM_RUNNING;
+	program_name(h->program, sizeof h->program);
+	command_line(h->command, sizeof h->command);
+	/* The magic goes last: a reader that sees it sees a whole header. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(h->magic, PP__SHM_MAGIC, 8);
+
+	pthread_mutex_lock(&namer_lock);
+	snprintf(object_name, sizeof object_name, "%s", object);
+	keep_at_exit = keep;
+	finished = 0;
+	pthread_mutex_unlock(&namer_lock);
+	if (!exit_hooked) {
+		exit_hooked = 1;
+		atexit(shm_exit);
+	}
+	pthread_once(&namer_atfork_once, namer_atfork);
+	if (!namer_running) {
+		/* The namer must never take a signal meant for the program. */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		pthread_t tid;
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&tid, &a, namer_main, NULL) == 0)
+			namer_running = 1;
+		else
+			pp__warn("%s: cannot start the naming thread; names appear at exit only",
+				 object);
+		pthread_attr_destroy(&a);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+}
+
+int pp_shm_export(const char *name, unsigned flags)
+{
+	return pp__arena_export(name, (flags & PP_SHM_KEEP) != 0);
+}

@@ -1,0 +1,122 @@
+/* The live segment: the arena placed in a named POSIX shared-memory object so
+ * that another process (`pathprof top`) can read a running or dead program's
+ * slabs without stopping or touching it. The writer's side (create, name keys
+ * in the background, remove at exit) and the reader's side (open, validate,
+ * snapshot into a profile) share the header defined here (docs/live.md). */
+#ifndef PP_SHM_H
+#define PP_SHM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "profile.h"
+
+#define PP__SHM_MAGIC "PPLIVE\r\n"
+/* Bumped whenever the header or any structure a reader walks (slab, path,
+ * segment timing, name record) changes shape. */
+#define PP__SHM_VERSION 1u
+
+enum { PP__SHM_RUNNING = 1, PP__SHM_EXITED = 2 };
+
+/* At arena offset 0. Only the writer stores here; every 64-bit field is
+ * naturally aligned so a reader's plain load never tears. Pointers the
+ * reader follows are the writer's addresses: subtract base, then check the
+ * result against used before touching it. */
+typedef struct pp__shm_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t header_size;
+	/* sizes of what a reader walks: must equal the reader's own */
+	uint32_t slab_size, path_size, segrt_size, name_size;
+	uint32_t hist_rows, hist_sub;
+	uint64_t arena_size; /* bytes of the object (mapping size) */
+	uint64_t used;       /* bytes handed out: no valid reference reaches beyond */
+	uint64_t base;       /* writer's address of offset 0 */
+	uint64_t pid;
+	uint64_t start_ns, exit_ns; /* CLOCK_REALTIME; exit_ns 0 while running */
+	uint64_t update_ns;  /* last pass of the namer */
+	uint64_t generation; /* bumped when counts may go down (pp_reset) */
+	uint64_t slabs;      /* writer address of the newest slab, 0 = none */
+	uint64_t names;      /* arena offset of the newest name record, 0 = none */
+	uint64_t threads;    /* threads that ever registered */
+	uint64_t skipped;    /* frames of threads that could not register */
+	double ticks_per_ns;
+	uint32_t frontend, timing, sample_n, state;
+	char program[64];
+	char command[512];
+} pp__shm_hdr_t;
+
+/* The name of one key, appended by the writer's namer and never changed. */
+typedef struct pp__shm_name {
+	uint64_t next; /* arena offset of the previous record, 0 at the end */
+	uint64_t key;
+	uint32_t line, name_len, file_len, pad;
+	char text[]; /* name, NUL, file, NUL */
+} pp__shm_name_t;
+
+/* ---- writer ---- */
+
+/* Read PATHPROF_SHM and PATHPROF_SHM_KEEP into pp__config. */
+void pp__shm_env_load(void);
+
+/* Is s a usable segment name (1-200 bytes, no '/' past a leading one)? */
+int pp__shm_name_ok(const char *s);
+
+/* The object name to create for name: "%p" becomes the pid, and a forked
+ * child without "%p" gets ".<pid>" appended. */
+void pp__shm_object_name(const char *name, char *buf, size_t n);
+
+/* Create the object for a segment of size bytes; a stale one (its writer is
+ * gone) is replaced, a live writer's is not. fd or -1 (warned). */
+int pp__shm_create(const char *object, size_t size);
+
+/* Fill the header of a freshly mapped arena and start serving readers: the
+ * namer thread and the at-exit removal. keep: leave the object at exit. */
+void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep);
+
+/* Forget the parent's segment in a forked child (its namer does not exist
+ * there and its state may be half-updated). */
+void pp__shm_after_fork(void);
+
+/* Raise h->used to at least end (arena allocations call it before handing
+ * memory out, so a reader never rejects a published reference). */
+void pp__shm_note_used(pp__shm_hdr_t *h, uint64_t end);
+
+/* ---- reader ---- */
+
+typedef struct pp__shm_view {
+	int fd;
+	const char *map;
+	size_t size;
+	const pp__shm_hdr_t *h;
+	char object[300];
+} pp__shm_view_t;
+
+/* What a snapshot knows beyond the profile. */
+typedef struct pp__shm_stats {
+	uint64_t pid;
+	int alive;               /* the writer process still exists */
+	int exited;              /* it exited normally (segment kept) */
+	uint64_t generation;
+	uint64_t threads_live;   /* slabs owned by a running thread */
+	uint64_t unnamed_records; /* counts of paths whose names are not yet published */
+	uint64_t taken_ns;       /* CLOCK_REALTIME of the snapshot */
+	uint64_t update_ns;      /* writer's last naming pass */
+	uint64_t exit_ns;
+	char program[64];
+} pp__shm_stats_t;
+
+/* Open target: a segment name, or a pid (all digits) whose segment is found
+ * in /dev/shm. 0, or -1 with one line in err. */
+int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen);
+
+/* Validate the header against the mapping (what pp__shm_open runs). */
+int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen);
+
+/* Merge every slab of the segment into p (zeroed first, canonical order).
+ * Never writes to the segment. 0, or -1 with one line in err. */
+int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
+		     size_t errlen);
+
+void pp__shm_close(pp__shm_view_t *v);
+
+#endif

@@ -1,0 +1,469 @@
+/* The reader's side of the live segment: open it read-only, validate the
+ * header against the mapping, and merge every slab into a profile while the
+ * writer keeps running. Every pointer is the writer's address: it is turned
+ * into an offset and checked against the bytes the writer has handed out
+ * before it is touched, so a damaged or hostile segment gives one error line,
+ * never a crash. Nothing here stores into the mapping (it is PROT_READ). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "map.h"
+#include "profile_merge.h"
+#include "runtime.h"
+#include "shm.h"
+#include "slab.h"
+
+#define MAX_DEPTH 65536u
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+						       ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* The segment of a pid: glibc keeps POSIX shm objects in /dev/shm, so look
+ * there for one whose header names the pid (a running one first). */
+static int find_by_pid(uint64_t pid, char *object, size_t n)
+{
+	DIR *d = opendir("/dev/shm");
+	if (!d)
+		return -1;
+	int found = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		pp__shm_hdr_t h;
+		struct stat st;
+		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
+			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.pid == pid;
+		close(fd);
+		if (ok && (!found || h.state == PP__SHM_RUNNING)) {
+			snprintf(object, n, "/%s", e->d_name);
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found ? 0 : -1;
+}
+
+int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen)
+{
+	const char *o = v->object;
+	const pp__shm_hdr_t *h = v->h;
+	if (v->size < sizeof *h)
+		return fail(err, errlen, "%s: truncated: %zu bytes, a segment header needs %zu", o,
+			    v->size, sizeof *h);
+	if (memcmp(h->magic, PP__SHM_MAGIC, 8))
+		return fail(err, errlen, "%s: not a pathprof live segment (bad magic)", o);
+	if (h->version != PP__SHM_VERSION)
+		return fail(err, errlen, "%s: segment layout version %u, this pathprof reads version %u",
+			    o, h->version, PP__SHM_VERSION);
+	struct {
+		const char *what;
+		uint32_t got, want;
+	} sizes[] = {
+		{"header", h->header_size, sizeof(pp__shm_hdr_t)},
+		{"slab", h->slab_size, sizeof(pp__slab_t)},
+		{"path", h->path_size, sizeof(pp__path_t)},
+		{"segment timing", h->segrt_size, sizeof(pp__segrt_t)},
+		{"name record", h->name_size, sizeof(pp__shm_name_t)},
+		{"histogram rows", h->hist_rows, PP_HIST_ROWS},
+		{"histogram sub-buckets", h->hist_sub, PP_HIST_SUB},
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (sizes[i].got != sizes[i].want)
+			return fail(err, errlen,
+				    "%s: %s size %u, this pathprof expects %u (another build wrote it)",
+				    o, sizes[i].what, sizes[i].got, sizes[i].want);
+	if (h->arena_size > v->size)
+		return fail(err, errlen, "%s: truncated: the header says %llu bytes, the object has %zu",
+			    o, (unsigned long long)h->arena_size, v->size);
+	uint64_t used = __atomic_load_n(&h->used, __ATOMIC_ACQUIRE);
+	if (used < PP__ARENA_HDR_BYTES || used > h->arena_size)
+		return fail(err, errlen,
+			    "%s: used size %llu lies outside the %llu-byte mapping", o,
+			    (unsigned long long)used, (unsigned long long)h->arena_size);
+	if (h->base & 4095)
+		return fail(err, errlen, "%s: arena base %#llx is not page-aligned", o,
+			    (unsigned long long)h->base);
+	return 0;
+}
+
+int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen)
+{
+	memset(v, 0, sizeof *v);
+	v->fd = -1;
+	if (all_digits(target) && find_by_pid(strtoull(target, NULL, 10), v->object,
+					      sizeof v->object) == 0) {
+		/* found by pid */
+	} else if (pp__shm_name_ok(target)) {
+		snprintf(v->object, sizeof v->object, "/%s", target[0] == '/' ? target + 1 : target);
+	} else {
+		return fail(err, errlen, "%s: not a segment name (1-200 bytes, no '/') nor a pid with "
+			    "a segment", target);
+	}
+	v->fd = shm_open(v->object, O_RDONLY | O_CLOEXEC, 0);
+	if (v->fd < 0) {
+		int e = errno;
+		if (e == ENOENT && all_digits(target))
+			return fail(err, errlen, "%s: no live segment of process %s in /dev/shm (is "
+				    "PATHPROF_SHM set, has a gate run?)", target, target);
+		return fail(err, errlen, "%s: cannot open: %s", v->object, strerror(e));
+	}
+	struct stat st;
+	if (fstat(v->fd, &st) != 0) {
+		int e = errno;
+		pp__shm_close(v);
+		return fail(err, errlen, "%s: cannot stat: %s", v->object, strerror(e));
+	}
+	v->size = (size_t)st.st_size;
+	if (v->size < sizeof(pp__shm_hdr_t)) {
+		int rc = fail(err, errlen, "%s: truncated: %zu bytes, a segment header needs %zu",
+			      v->object, v->size, sizeof(pp__shm_hdr_t));
+		pp__shm_close(v);
+		return rc;
+	}
+	void *m = mmap(NULL, v->size, PROT_READ, MAP_SHARED | MAP_NORESERVE, v->fd, 0);
+	if (m == MAP_FAILED) {
+		int e = errno;
+		pp__shm_close(v);
+		return fail(err, errlen, "%s: cannot map %zu bytes: %s", v->object, v->size, strerror(e));
+	}
+	v->map = m;
+	v->h = m;
+	if (pp__shm_check(v, err, errlen) != 0) {
+		pp__shm_close(v);
+		return -1;
+	}
+	return 0;
+}
+
+void pp__shm_close(pp__shm_view_t *v)
+{
+	if (v->map)
+		munmap((void *)v->map, v->size);
+	if (v->fd >= 0)
+		close(v->fd);
+	v->map = NULL;
+	v->h = NULL;
+	v->fd = -1;
+}
+
+/* ---- snapshot ---- */
+
+typedef struct walk {
+	const pp__shm_view_t *v;
+	uint64_t base, limit;
+	char *err;
+	size_t errlen;
+} walk_t;
+
+/* Bytes [off, off + n) of the arena, or NULL when they were never handed out.
+ * The limit is re-read so a reference published after the walk began (its
+ * bytes were counted in used before it was published) still passes. */
+static const void *at_off(walk_t *w, uint64_t off, uint64_t n, uint64_t align)
+{
+	if (off < PP__ARENA_HDR_BYTES || (off & (align - 1)) || n > w->limit || off > w->limit - n) {
+		uint64_t used = __atomic_load_n(&w->v->h->used, __ATOMIC_ACQUIRE);
+		if (used > w->v->h->arena_size)
+			used = w->v->h->arena_size;
+		w->limit = used;
+		if (off < PP__ARENA_HDR_BYTES || (off & (align - 1)) || n > w->limit ||
+		    off > w->limit - n)
+			return NULL;
+	}
+	return w->v->map + off;
+}
+
+static const void *at_ptr(walk_t *w, uint64_t ptr, uint64_t n)
+{
+	if (ptr < w->base)
+		return NULL;
+	return at_off(w, ptr - w->base, n, 8);
+}
+
+static sigjmp_buf bus_jmp;
+
+static void on_bus(int sig)
+{
+	siglongjmp(bus_jmp, sig);
+}
+
+static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
+{
+	const pp__shm_hdr_t *h = w->v->h;
+	uint64_t off = __atomic_load_n(&h->names, __ATOMIC_ACQUIRE);
+	uint64_t max = h->arena_size / sizeof(pp__shm_name_t), seen = 0, cap = 0;
+	while (off) {
+		if (++seen > max)
+			return fail(w->err, w->errlen, "%s: the name list loops", w->v->object);
+		const pp__shm_name_t *r = at_off(w, off, sizeof *r, 8);
+		if (!r)
+			return fail(w->err, w->errlen, "%s: name record at offset %llu lies outside the "
+				    "used %llu bytes", w->v->object, (unsigned long long)off,
+				    (unsigned long long)w->limit);
+		uint64_t tl = (uint64_t)r->name_len + r->file_len + 2;
+		const char *text = at_off(w, off + sizeof *r, tl, 1);
+		if (!text || text[r->name_len] || text[tl - 1])
+			return fail(w->err, w->errlen, "%s: name record at offset %llu is damaged",
+				    w->v->object, (unsigned long long)off);
+		uint32_t dummy;
+		if (!pp__map_get(by_key, r->key, &dummy)) {
+			if (raw->nnames == cap) {
+				cap = cap ? cap * 2 : 64;
+				pp_name_t *m = realloc(raw->names, cap * sizeof *m);
+				if (!m)
+					return fail(w->err, w->errlen, "out of memory");
+				raw->names = m;
+			}
+			pp_name_t *n = &raw->names[raw->nnames];
+			n->name = strndup(text, r->name_len);
+			n->file = strndup(text + r->name_len + 1, r->file_len);
+			n->line = r->line;
+			if (!n->name || !n->file) {
+				free(n->name);
+				free(n->file);
+				return fail(w->err, w->errlen, "out of memory");
+			}
+			if (pp__map_put(by_key, r->key, raw->nnames++) != 0)
+				return fail(w->err, w->errlen, "out of memory");
+		}
+		off = r->next;
+	}
+	return 0;
+}
+
+/* One segment's timing as of now: the count is the sum of the buckets read,
+ * so a racing writer can never make the total disagree with the histogram. */
+static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
+{
+	uint64_t dense[PP_HIST_BUCKETS];
+	uint64_t n = 0;
+	memset(dense, 0, sizeof dense);
+	memset(dst, 0, sizeof *dst);
+	for (uint32_t r = 0; r < PP_HIST_ROWS; r++) {
+		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
+		if (!ref)
+			continue;
+		const uint64_t *cells = at_off(w, (uint64_t)ref << 7, PP__ROW_BYTES, 128);
+		if (!cells)
+			return fail(w->err, w->errlen, "%s: histogram row at offset %llu lies outside the "
+				    "used %llu bytes", w->v->object, (unsigned long long)ref << 7,
+				    (unsigned long long)w->limit);
+		for (uint32_t i = 0; i < PP_HIST_SUB; i++) {
+			uint64_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
+			dense[r * PP_HIST_SUB + i] = c;
+			n += c;
+		}
+	}
+	if (!n)
+		return 0;
+	uint64_t min = __atomic_load_n(&g->min, __ATOMIC_RELAXED);
+	uint64_t max = __atomic_load_n(&g->max, __ATOMIC_RELAXED);
+	if (min > max)
+		min = 0;
+	if (pp__seg_from_dense(dst, n, __atomic_load_n(&g->sum, __ATOMIC_RELAXED), min, max, dense))
+		return fail(w->err, w->errlen, "out of memory");
+	return 0;
+}
+
+static int add_raw_path(walk_t *w, pp_profile_t *raw, uint32_t *cap, const pp__path_t *rp,
+			uint32_t depth, uint64_t count, const uint32_t *names, const pp__segrt_t *g)
+{
+	if (raw->npaths == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		pp_ppath_t *m = realloc(raw->paths, *cap * sizeof *m);
+		if (!m)
+			return fail(w->err, w->errlen, "out of memory");
+		raw->paths = m;
+	}
+	const char **strs = malloc(depth * sizeof *strs);
+	pp_ppath_t *p = &raw->paths[raw->npaths];
+	*p = (pp_ppath_t){0, count, depth, malloc(depth * sizeof(uint32_t)),
+			  g ? calloc(depth, sizeof(pp_seg_t)) : NULL};
+	if (!strs || !p->names || (g && !p->segs)) {
+		free(strs);
+		free(p->names);
+		free(p->segs);
+		return fail(w->err, w->errlen, "out of memory");
+	}
+	raw->npaths++; /* owned by raw from here: freed with it on error */
+	for (uint32_t i = 0; i < depth; i++) {
+		p->names[i] = names[i];
+		strs[i] = raw->names[names[i]].name;
+	}
+	p->id = pp__path_id(strs, depth);
+	free(strs);
+	for (uint32_t i = 0; g && i < depth; i++)
+		if (seg_read(w, &p->segs[i], &g[i]) != 0)
+			return -1;
+	(void)rp;
+	return 0;
+}
+
+static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_stats_t *st)
+{
+	const pp__shm_hdr_t *h = w->v->h;
+	uint64_t max_slabs = h->arena_size / sizeof(pp__slab_t);
+	uint64_t max_paths = h->arena_size / sizeof(pp__path_t), nslabs = 0, npaths = 0;
+	uint32_t cap = 0;
+	uint32_t *names = malloc(MAX_DEPTH * sizeof *names);
+	if (!names)
+		return fail(w->err, w->errlen, "out of memory");
+	int rc = 0;
+	uint64_t sp = __atomic_load_n(&h->slabs, __ATOMIC_ACQUIRE);
+	while (sp && rc == 0) {
+		const pp__slab_t *s = at_ptr(w, sp, sizeof *s);
+		if (++nslabs > max_slabs) {
+			rc = fail(w->err, w->errlen, "%s: the slab list loops", w->v->object);
+			break;
+		}
+		if (!s || s->pub.magic != PP__SLAB_MAGIC) {
+			rc = fail(w->err, w->errlen, "%s: slab at %#llx %s", w->v->object,
+				  (unsigned long long)sp,
+				  s ? "has a bad magic" : "lies outside the used part of the mapping");
+			break;
+		}
+		raw->events += __atomic_load_n(&s->pub.events, __ATOMIC_RELAXED);
+		raw->drops_table += __atomic_load_n(&s->drops_table, __ATOMIC_RELAXED);
+		raw->drops_depth += __atomic_load_n(&s->drops_depth, __ATOMIC_RELAXED);
+		raw->unmatched += __atomic_load_n(&s->unmatched, __ATOMIC_RELAXED);
+		st->threads_live += __atomic_load_n(&s->live, __ATOMIC_RELAXED) != 0;
+		uint64_t pp = (uint64_t)(uintptr_t)__atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
+		while (pp && rc == 0) {
+			const pp__path_t *p = at_ptr(w, pp, sizeof *p);
+			if (++npaths > max_paths) {
+				rc = fail(w->err, w->errlen, "%s: a path list loops", w->v->object);
+				break;
+			}
+			uint32_t depth = p ? p->depth : 0;
+			if (!p || depth == 0 || depth > MAX_DEPTH ||
+			    !at_ptr(w, pp, sizeof *p + (uint64_t)depth * sizeof(uint64_t))) {
+				rc = fail(w->err, w->errlen, "%s: path at %#llx %s", w->v->object,
+					  (unsigned long long)pp,
+					  p ? "has a bad depth or runs past the used bytes"
+					    : "lies outside the used part of the mapping");
+				break;
+			}
+			uint64_t count = __atomic_load_n(&p->count, __ATOMIC_RELAXED);
+			uint64_t gp = (uint64_t)(uintptr_t)__atomic_load_n(&p->seg, __ATOMIC_ACQUIRE);
+			const pp__segrt_t *g = NULL;
+			if (gp && !(g = at_ptr(w, gp, (uint64_t)depth * sizeof *g))) {
+				rc = fail(w->err, w->errlen, "%s: timing of path at %#llx lies outside the "
+					  "used part of the mapping", w->v->object, (unsigned long long)pp);
+				break;
+			}
+			uint32_t known = 0;
+			for (; known < depth && pp__map_get(by_key, p->keys[known], &names[known]); known++)
+				;
+			if (count && known < depth)
+				st->unnamed_records += count;
+			else if (count)
+				rc = add_raw_path(w, raw, &cap, p, depth, count, names, g);
+			pp = (uint64_t)(uintptr_t)p->next;
+		}
+		sp = (uint64_t)(uintptr_t)s->next_all;
+	}
+	free(names);
+	return rc;
+}
+
+static const char *frontend_name(uint32_t fe)
+{
+	return fe < PP_FE_COUNT ? pp__frontend_name((int)fe) : "unknown";
+}
+
+int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
+		     size_t errlen)
+{
+	memset(p, 0, sizeof *p);
+	memset(st, 0, sizeof *st);
+	if (pp__shm_check(v, err, errlen) != 0)
+		return -1;
+	const pp__shm_hdr_t *h = v->h;
+	walk_t w = {v, h->base, 0, err, errlen};
+	pp_profile_t raw = {0};
+	pp__map_t by_key = {0};
+	int rc = -1;
+	/* The object can shrink under us (another process truncates it):
+	 * then a load faults with SIGBUS, which becomes an error here. */
+	struct sigaction sa = {.sa_handler = on_bus}, old;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(bus_jmp, 1)) {
+		fail(err, errlen, "%s: the segment shrank while being read", v->object);
+		goto out;
+	}
+	st->generation = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
+	st->taken_ns = pp__realtime_ns();
+	st->pid = h->pid;
+	st->exited = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_EXITED;
+	st->alive = !st->exited && h->pid && h->pid <= 0x7fffffff &&
+		    (kill((pid_t)h->pid, 0) == 0 || errno == EPERM);
+	st->update_ns = __atomic_load_n(&h->update_ns, __ATOMIC_ACQUIRE);
+	st->exit_ns = __atomic_load_n(&h->exit_ns, __ATOMIC_RELAXED);
+	memcpy(st->program, h->program, sizeof st->program);
+	st->program[sizeof st->program - 1] = '\0';
+
+	raw.version = PP_PROFILE_VERSION;
+	raw.frontend = strdup(frontend_name(h->frontend));
+	raw.command = strndup(h->command, sizeof h->command);
+	raw.pid = h->pid;
+	raw.start_ns = h->start_ns;
+	raw.end_ns = st->exit_ns ? st->exit_ns : st->taken_ns;
+	raw.ticks_per_ns = isfinite(h->ticks_per_ns) && h->ticks_per_ns > 0 ? h->ticks_per_ns : 0;
+	raw.timing = h->timing <= 2 ? h->timing : 0;
+	raw.sample_n = h->sample_n;
+	raw.threads = __atomic_load_n(&h->threads, __ATOMIC_RELAXED);
+	raw.drops_depth = __atomic_load_n(&h->skipped, __ATOMIC_RELAXED);
+	if (!raw.frontend || !raw.command) {
+		fail(err, errlen, "out of memory");
+		goto out;
+	}
+	/* Names first: a path seen below whose keys are not named yet is
+	 * counted as unnamed rather than shown half-named. */
+	if (load_names(&w, &raw, &by_key) != 0 || walk_slabs(&w, &raw, &by_key, st) != 0)
+		goto out;
+	raw.records = raw.drops_table + st->unnamed_records;
+	for (uint32_t i = 0; i < raw.npaths; i++)
+		raw.records += raw.paths[i].count;
+	rc = pp__profile_merge(p, &raw, err, errlen);
+out:
+	sigaction(SIGBUS, &old, NULL);
+	pp__map_free(&by_key);
+	pp__profile_free(&raw);
+	if (rc != 0)
+		pp__profile_free(p);
+	return rc;
+}
