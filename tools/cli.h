@@ -23,6 +23,8 @@ typedef struct cli_cmd {
 } cli_cmd_t;
 
 int cmd_report(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Print "pathprof: <message>" and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

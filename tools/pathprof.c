@@ -14,6 +14,8 @@
 
 static const cli_cmd_t commands[] = {
 	{ "report", cmd_report, "print a profile: text summary, JSON, or the canonical path listing" },
+	{ "top", cmd_top, "live view of a running program's profile (PATHPROF_SHM)" },
+	{ "merge", cmd_merge, "merge profiles of several processes or runs into one" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,591 @@
+/* `pathprof top`: the live view of a program exporting its profile to shared
+ * memory (PATHPROF_SHM). Each refresh takes a snapshot of the segment (it is
+ * only ever read) and shows what changed since the previous one: rates, the
+ * paths that took the time, and each segment's p50/p99. Interactive keys
+ * only when both ends are a terminal; --once and --format json for scripts. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "map.h"
+#include "profile.h"
+#include "shm.h"
+
+#define TEXT_DEFAULT_TOP 20
+#define JSON_SCHEMA 1
+
+typedef enum { SORT_RATE, SORT_TIME, SORT_COUNT } sort_t;
+static const char *const sort_names[] = { "rate", "time", "count" };
+
+typedef struct frame_path {
+	const pp_ppath_t *p;
+	const pp_ppath_t *prev; /* same id in the previous snapshot, or NULL */
+	uint64_t delta;         /* leaf returns since the previous snapshot */
+	uint64_t time;          /* ticks spent on it since then (all segments) */
+} frame_path_t;
+
+typedef struct view {
+	pp__shm_view_t seg;
+	pp_profile_t cur, prev;
+	pp__shm_stats_t st, pst;
+	int have_prev;
+	sort_t sort;
+	uint32_t top;
+	int json, frozen, tty;
+	double interval;
+} view_t;
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+static void help(void)
+{
+	fputs("usage: pathprof top [options] NAME|PID\n"
+	      "\n"
+	      "Live view of a program that exports its profile to shared memory\n"
+	      "(run it with PATHPROF_SHM=NAME, or call pp_shm_export()). NAME is that\n"
+	      "name; a PID finds the process's segment in /dev/shm. Every refresh shows\n"
+	      "events/s, path records/s, drops, threads, then the top paths with their\n"
+	      "rate, count and change since the last refresh and, when timed, each\n"
+	      "segment's p50 and p99 with their change. The first refresh's rates are\n"
+	      "averages since the program started. The segment is only read, never\n"
+	      "written; the segment of a process that has died (or exited with\n"
+	      "PATHPROF_SHM_KEEP=1) still reads.\n"
+	      "\n"
+	      "options:\n"
+	      "  -i, --interval SEC  refresh period in seconds, e.g. 0.5 (default 1)\n"
+	      "  --top N             paths shown; 0 shows all (default 20 for text, all\n"
+	      "                      for json)\n"
+	      "  --sort KEY          'rate' (leaf returns per second, the default), 'time'\n"
+	      "                      (time spent in the last interval) or 'count' (total)\n"
+	      "  --once              print one snapshot and exit (same as -n 1)\n"
+	      "  -n, --iterations N  exit after N refreshes (default: until 'q' or a signal)\n"
+	      "  --format FMT        'text' (default) or 'json': one JSON object per refresh,\n"
+	      "                      one per line (schema in docs/live.md)\n"
+	      "  -h, --help          show this help\n"
+	      "\n"
+	      "keys (when standard input and output are a terminal):\n"
+	      "  r / t / c   sort by rate / time / count\n"
+	      "  + / -       show one path more / fewer\n"
+	      "  f or space  freeze / resume the display\n"
+	      "  q           quit\n"
+	      "\n"
+	      "Exit status: 0 success, 1 no such segment, a damaged segment or failed\n"
+	      "write, 2 bad command line.\n",
+	      stdout);
+}
+
+/* Seconds as a decimal: digits with an optional fraction. */
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 86400 || s[0] == '-' ||
+	    s[0] == '+' || strchr(s, 'x') || strchr(s, 'X') || strpbrk(s, "eEnN")) {
+		cli_error("top: --interval: '%s' is not a number of seconds from 0 to 86400", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static uint64_t path_time(const pp_ppath_t *p)
+{
+	uint64_t t = 0;
+	for (uint32_t k = 0; p->segs && k < p->depth; k++)
+		t += p->segs[k].sum;
+	return t;
+}
+
+static sort_t cmp_sort;
+static int by_key(const void *a, const void *b)
+{
+	const frame_path_t *x = a, *y = b;
+	uint64_t kx, ky;
+	switch (cmp_sort) {
+	case SORT_TIME:
+		kx = x->time;
+		ky = y->time;
+		break;
+	case SORT_COUNT:
+		kx = x->p->count;
+		ky = y->p->count;
+		break;
+	default:
+		kx = x->delta;
+		ky = y->delta;
+		break;
+	}
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return x->p->id < y->p->id ? -1 : x->p->id > y->p->id;
+}
+
+/* The paths of the current snapshot with what changed since the previous
+ * one; sorted, all of them (the caller cuts at top). */
+static frame_path_t *frame_paths(const view_t *v)
+{
+	const pp_profile_t *c = &v->cur, *p = &v->prev;
+	frame_path_t *fp = calloc(c->npaths ? c->npaths : 1, sizeof *fp);
+	pp__map_t ids = { 0 };
+	if (!fp)
+		return NULL;
+	for (uint32_t i = 0; v->have_prev && i < p->npaths; i++)
+		if (pp__map_put(&ids, p->paths[i].id, i) != 0) {
+			free(fp);
+			pp__map_free(&ids);
+			return NULL;
+		}
+	for (uint32_t i = 0; i < c->npaths; i++) {
+		uint32_t at;
+		fp[i].p = &c->paths[i];
+		fp[i].prev = v->have_prev && pp__map_get(&ids, c->paths[i].id, &at) ? &p->paths[at] : NULL;
+		uint64_t pc = fp[i].prev ? fp[i].prev->count : 0;
+		uint64_t pt = fp[i].prev ? path_time(fp[i].prev) : 0;
+		uint64_t t = path_time(fp[i].p);
+		fp[i].delta = c->paths[i].count >= pc ? c->paths[i].count - pc : 0;
+		fp[i].time = t >= pt ? t - pt : 0;
+	}
+	pp__map_free(&ids);
+	cmp_sort = v->sort;
+	qsort(fp, c->npaths, sizeof *fp, by_key);
+	return fp;
+}
+
+/* Seconds the deltas cover: since the previous snapshot, or since the
+ * program started (until it exited) on the first one. */
+static double span_s(const view_t *v)
+{
+	uint64_t from = v->have_prev ? v->pst.taken_ns : v->cur.start_ns;
+	uint64_t to = v->cur.end_ns;
+	if (v->have_prev)
+		to = v->st.taken_ns;
+	return to > from ? (double)(to - from) / 1e9 : 0;
+}
+
+static double rate(uint64_t n, double s)
+{
+	return s > 0 ? (double)n / s : 0;
+}
+
+static uint64_t delta(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : 0;
+}
+
+static const char *state_word(const pp__shm_stats_t *st)
+{
+	return st->exited ? "exited" : st->alive ? "running" : "dead";
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(f, "\\%c", *c);
+		else if (*c < 0x20)
+			fprintf(f, "\\u%04x", *c);
+		else
+			fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+static double seg_pct_ns(const pp_profile_t *p, const pp_seg_t *s, double pct)
+{
+	return s && s->count ? pp__ticks_ns(p, pp__seg_percentile(s, pct)) : 0;
+}
+
+static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32_t n)
+{
+	const pp_profile_t *c = &v->cur, *p = v->have_prev ? &v->prev : NULL;
+	double s = span_s(v);
+	uint64_t de = delta(c->events, p ? p->events : 0), dr = delta(c->records, p ? p->records : 0);
+	fprintf(f, "{\"schema\":%d,\"segment\":", JSON_SCHEMA);
+	json_str(f, v->seg.object);
+	fprintf(f, ",\"program\":");
+	json_str(f, v->st.program);
+	fprintf(f, ",\"pid\":%llu,\"state\":\"%s\",\"generation\":%llu,\"time_ns\":%llu,"
+		   "\"span_s\":%.6f,\"first\":%s,\"frontend\":",
+		(unsigned long long)v->st.pid, state_word(&v->st), (unsigned long long)v->st.generation,
+		(unsigned long long)v->st.taken_ns, s, p ? "false" : "true");
+	json_str(f, c->frontend);
+	fprintf(f, ",\"ticks_per_ns\":%.6f,\"events\":%llu,\"records\":%llu,\"events_per_s\":%.3f,"
+		   "\"records_per_s\":%.3f,\"drops_table\":%llu,\"drops_depth\":%llu,"
+		   "\"unmatched\":%llu,\"unnamed_records\":%llu,\"threads\":%llu,\"threads_live\":%llu,"
+		   "\"npaths\":%u,\"sort\":\"%s\",\"paths\":[",
+		c->ticks_per_ns, (unsigned long long)c->events, (unsigned long long)c->records,
+		rate(de, s), rate(dr, s), (unsigned long long)c->drops_table,
+		(unsigned long long)c->drops_depth, (unsigned long long)c->unmatched,
+		(unsigned long long)v->st.unnamed_records, (unsigned long long)c->threads,
+		(unsigned long long)v->st.threads_live, c->npaths, sort_names[v->sort]);
+	for (uint32_t i = 0; i < n; i++) {
+		const pp_ppath_t *q = fp[i].p;
+		fprintf(f, "%s{\"id\":\"%016llx\",\"names\":[", i ? "," : "", (unsigned long long)q->id);
+		for (uint32_t k = 0; k < q->depth; k++) {
+			if (k)
+				fputc(',', f);
+			json_str(f, c->names[q->names[k]].name);
+		}
+		fprintf(f, "],\"count\":%llu,\"delta\":%llu,\"rate\":%.3f,\"time_ns\":%.1f",
+			(unsigned long long)q->count, (unsigned long long)fp[i].delta,
+			rate(fp[i].delta, s), pp__ticks_ns(c, fp[i].time));
+		if (q->segs) {
+			fputs(",\"segments\":[", f);
+			for (uint32_t k = 0; k < q->depth; k++) {
+				const pp_seg_t *g = &q->segs[k];
+				const pp_seg_t *pg = fp[i].prev && fp[i].prev->segs ? &fp[i].prev->segs[k] : NULL;
+				double p50 = seg_pct_ns(c, g, 50), p99 = seg_pct_ns(c, g, 99);
+				fprintf(f, "%s{\"count\":%llu,\"p50_ns\":%.1f,\"p99_ns\":%.1f,"
+					   "\"p50_change_ns\":%.1f,\"p99_change_ns\":%.1f}",
+					k ? "," : "", (unsigned long long)g->count, p50, p99,
+					pg ? p50 - seg_pct_ns(p, pg, 50) : 0.0,
+					pg ? p99 - seg_pct_ns(p, pg, 99) : 0.0);
+			}
+			fputc(']', f);
+		}
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+/* ns as a short human figure. */
+static const char *human_ns(double ns, char *buf, size_t n)
+{
+	double a = fabs(ns);
+	if (a < 1e3)
+		snprintf(buf, n, "%.0fns", ns);
+	else if (a < 1e6)
+		snprintf(buf, n, "%.1fus", ns / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, n, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, n, "%.2fs", ns / 1e9);
+	return buf;
+}
+
+static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32_t n)
+{
+	const pp_profile_t *c = &v->cur, *p = v->have_prev ? &v->prev : NULL;
+	double s = span_s(v);
+	uint64_t de = delta(c->events, p ? p->events : 0), dr = delta(c->records, p ? p->records : 0);
+	uint64_t total_time = 0;
+	for (uint32_t i = 0; i < c->npaths; i++)
+		total_time += fp[i].time;
+	if (v->tty)
+		fputs("\033[H\033[2J", f);
+	fprintf(f, "pathprof top  %s (pid %llu, %s)  segment %s%s\n", v->st.program,
+		(unsigned long long)v->st.pid, state_word(&v->st), v->seg.object,
+		v->frozen ? "  [frozen]" : "");
+	fprintf(f, "events %llu (%.1f/s)  records %llu (%.1f/s)  %s %.2f s\n",
+		(unsigned long long)c->events, rate(de, s), (unsigned long long)c->records,
+		rate(dr, s), p ? "over" : "average since start over", s);
+	fprintf(f, "threads %llu (%llu live)  drops: table %llu depth %llu  unmatched %llu  "
+		   "unnamed %llu  paths %u\n",
+		(unsigned long long)c->threads, (unsigned long long)v->st.threads_live,
+		(unsigned long long)c->drops_table, (unsigned long long)c->drops_depth,
+		(unsigned long long)c->unmatched, (unsigned long long)v->st.unnamed_records,
+		c->npaths);
+	fprintf(f, "sort: %s  top %u%s\n\n", sort_names[v->sort], v->top,
+		v->top ? "" : " (all)");
+	fprintf(f, "%12s %14s %12s %6s  %s\n", "rate/s", "count", "change", "time%", "path");
+	for (uint32_t i = 0; i < n; i++) {
+		const pp_ppath_t *q = fp[i].p;
+		char pct[16] = "";
+		if (q->segs && total_time)
+			snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)fp[i].time / (double)total_time);
+		fprintf(f, "%12.1f %14llu %+12lld %6s  ", rate(fp[i].delta, s),
+			(unsigned long long)q->count, (long long)fp[i].delta, pct);
+		for (uint32_t k = 0; k < q->depth; k++)
+			fprintf(f, "%s%s", k ? ">" : "", c->names[q->names[k]].name);
+		fputc('\n', f);
+		for (uint32_t k = 0; q->segs && k < q->depth; k++) {
+			const pp_seg_t *g = &q->segs[k];
+			const pp_seg_t *pg = fp[i].prev && fp[i].prev->segs ? &fp[i].prev->segs[k] : NULL;
+			char a[32], b[32], da[32], db[32];
+			double p50 = seg_pct_ns(c, g, 50), p99 = seg_pct_ns(c, g, 99);
+			human_ns(p50, a, sizeof a);
+			human_ns(p99, b, sizeof b);
+			human_ns(pg ? p50 - seg_pct_ns(p, pg, 50) : 0, da, sizeof da);
+			human_ns(pg ? p99 - seg_pct_ns(p, pg, 99) : 0, db, sizeof db);
+			fprintf(f, "%47s%-24s p50 %8s (%s%s)  p99 %8s (%s%s)\n", "",
+				c->names[q->names[k]].name, a, da[0] == '-' ? "" : "+", da, b,
+				db[0] == '-' ? "" : "+", db);
+		}
+	}
+	if (v->tty)
+		fputs("\nkeys: r rate  t time  c count  +/- paths  f freeze  q quit\n", f);
+	else
+		fputc('\n', f);
+}
+
+static int render(FILE *f, view_t *v)
+{
+	frame_path_t *fp = frame_paths(v);
+	if (!fp) {
+		cli_error("top: out of memory");
+		return -1;
+	}
+	uint32_t n = v->top && v->top < v->cur.npaths ? v->top : v->cur.npaths;
+	if (v->json)
+		render_json(f, v, fp, n);
+	else
+		render_text(f, v, fp, n);
+	free(fp);
+	fflush(f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* A new snapshot becomes current; the old one is kept for the deltas unless
+ * the writer reset its counts in between (then deltas start over). */
+static int refresh(view_t *v)
+{
+	pp_profile_t p;
+	pp__shm_stats_t st;
+	char err[512];
+	if (pp__shm_snapshot(&v->seg, &p, &st, err, sizeof err) != 0) {
+		cli_error("%s", err);
+		return -1;
+	}
+	pp__profile_free(&v->prev);
+	if (v->cur.version && st.generation == v->st.generation) {
+		v->prev = v->cur;
+		v->pst = v->st;
+		v->have_prev = 1;
+	} else {
+		pp__profile_free(&v->cur);
+		memset(&v->prev, 0, sizeof v->prev);
+		v->have_prev = 0;
+	}
+	v->cur = p;
+	v->st = st;
+	return 0;
+}
+
+static struct termios saved_tio;
+static int raw_on;
+
+static void raw_mode(int on)
+{
+	if (on && !raw_on && tcgetattr(STDIN_FILENO, &saved_tio) == 0) {
+		struct termios t = saved_tio;
+		t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		t.c_cc[VMIN] = 0;
+		t.c_cc[VTIME] = 0;
+		if (tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0)
+			raw_on = 1;
+	} else if (!on && raw_on) {
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+		raw_on = 0;
+	}
+}
+
+/* Apply one key; 1 when the display should be redrawn, -1 to quit. */
+static int key(view_t *v, int ch)
+{
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return -1;
+	case 'r':
+		v->sort = SORT_RATE;
+		return 1;
+	case 't':
+		v->sort = SORT_TIME;
+		return 1;
+	case 'c':
+		v->sort = SORT_COUNT;
+		return 1;
+	case '+':
+	case '=':
+		v->top++;
+		return 1;
+	case '-':
+		if (v->top > 1)
+			v->top--;
+		return 1;
+	case 'f':
+	case ' ':
+		v->frozen = !v->frozen;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Wait until the next refresh is due, handling keys meanwhile. 0 to go on,
+ * 1 to quit. */
+static int wait_next(view_t *v, FILE *out)
+{
+	uint64_t due = mono_ms() + (uint64_t)(v->interval * 1000);
+	for (;;) {
+		if (stop)
+			return 1;
+		uint64_t now = mono_ms();
+		if (now >= due)
+			return 0;
+		if (!v->tty) {
+			struct timespec d = { (time_t)((due - now) / 1000),
+					      (long)((due - now) % 1000) * 1000000L };
+			nanosleep(&d, NULL);
+			continue;
+		}
+		struct pollfd pf = { STDIN_FILENO, POLLIN, 0 };
+		int r = poll(&pf, 1, (int)(due - now));
+		if (r <= 0 || !(pf.revents & POLLIN))
+			continue;
+		char ch;
+		if (read(STDIN_FILENO, &ch, 1) != 1)
+			continue;
+		int k = key(v, ch);
+		if (k < 0)
+			return 1;
+		if (k > 0 && render(out, v) != 0)
+			return -1;
+	}
+}
+
+enum { OPT_TOP = 256, OPT_SORT, OPT_ONCE, OPT_FORMAT };
+
+static const struct option longopts[] = {
+	{ "interval", required_argument, NULL, 'i' },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_top(int argc, char **argv)
+{
+	view_t v;
+	memset(&v, 0, sizeof v);
+	v.interval = 1.0;
+	uint64_t iterations = 0, n;
+	int top_given = 0, c;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hi:n:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (parse_seconds(optarg, &v.interval) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_TOP:
+			if (cli_parse_u64("top: --top", optarg, UINT32_MAX, &n) < 0)
+				return CLI_USAGE;
+			v.top = (uint32_t)n;
+			top_given = 1;
+			break;
+		case OPT_SORT:
+			if (!strcmp(optarg, "rate"))
+				v.sort = SORT_RATE;
+			else if (!strcmp(optarg, "time"))
+				v.sort = SORT_TIME;
+			else if (!strcmp(optarg, "count"))
+				v.sort = SORT_COUNT;
+			else {
+				cli_error("top: --sort: '%s' is not 'rate', 'time' or 'count'", optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case OPT_ONCE:
+			iterations = 1;
+			break;
+		case 'n':
+			if (cli_parse_u64("top: --iterations", optarg, UINT64_MAX, &iterations) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "json"))
+				v.json = 1;
+			else if (strcmp(optarg, "text")) {
+				cli_error("top: --format: '%s' is not 'text' or 'json'", optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case 'h':
+			help();
+			return cli_output_close(stdout, NULL);
+		default:
+			return cli_bad_option("top", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		cli_error("top: no segment name or pid given (see 'pathprof top --help')");
+		return CLI_USAGE;
+	}
+	if (argc - optind > 1) {
+		cli_error("top: one segment name or pid expected, got %d", argc - optind);
+		return CLI_USAGE;
+	}
+	if (v.interval < 0.01 && iterations != 1) {
+		cli_error("top: --interval below 0.01 s only makes sense with --once");
+		return CLI_USAGE;
+	}
+	if (!top_given && !v.json)
+		v.top = TEXT_DEFAULT_TOP;
+
+	char err[512];
+	if (pp__shm_open(&v.seg, argv[optind], err, sizeof err) != 0) {
+		cli_error("%s", err);
+		return CLI_FAIL;
+	}
+	v.tty = !v.json && iterations != 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	struct sigaction sa = { .sa_handler = on_signal }, oint, oterm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oint);
+	sigaction(SIGTERM, &sa, &oterm);
+	if (v.tty)
+		raw_mode(1);
+	int rc = CLI_OK;
+	for (uint64_t i = 0; !iterations || i < iterations; i++) {
+		if (!v.frozen && refresh(&v) != 0) {
+			rc = CLI_FAIL;
+			break;
+		}
+		if (render(stdout, &v) != 0) {
+			rc = CLI_FAIL;
+			break;
+		}
+		if (iterations && i + 1 >= iterations)
+			break;
+		int w = wait_next(&v, stdout);
+		if (w != 0) {
+			rc = w < 0 ? CLI_FAIL : CLI_OK;
+			break;
+		}
+	}
+	raw_mode(0);
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGTERM, &oterm, NULL);
+	pp__profile_free(&v.cur);
+	pp__profile_free(&v.prev);
+	pp__shm_close(&v.seg);
+	int orc = cli_output_close(stdout, NULL);
+	return rc != CLI_OK ? rc : orc;
+}
