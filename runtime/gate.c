@@ -10,6 +10,7 @@
 #include <pathprof/pathprof.h>
 #include "runtime.h"
 #include "slab.h"
+#include "trace.h"
 
 enum { ST_NEW = 0, ST_REGISTERING = 1, ST_LIVE = 2, ST_DEAD = 3 };
 
@@ -23,6 +24,98 @@ static inline pp__slab_t *slab_of(pp__tls_t *t)
 	return (pp__slab_t *)t->slab;
 }
 
+/* The bound a thread's limit returns to once no skipped frame is open: a
+ * recorded thread keeps 0 so that every gate comes through the recorder. */
+static inline uint32_t open_limit(const pp__tls_t *t)
+{
+	return t->trace ? 0 : pp__config.depth;
+}
+
+/* Beyond the bound: skip the frame but keep its parent from passing for a
+ * leaf, and count it. */
+static void skip_frame(pp__tls_t *t)
+{
+	if (t->depth)
+		t->stack[t->depth - 1].child = 1;
+	slab_of(t)->drops_depth++;
+	t->excess++;
+	t->limit = 0;
+}
+
+void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at)
+{
+	if (t->excess || t->depth >= pp__config.depth) {
+		skip_frame(t);
+		return;
+	}
+	pp__push(t, t->depth, key, 1, timed, at);
+}
+
+void pp__gate_leave_at(pp__tls_t *t, uint64_t at)
+{
+	if (t->excess) {
+		if (--t->excess == 0)
+			t->limit = open_limit(t);
+		return;
+	}
+	if (!t->depth) {
+		slab_of(t)->unmatched++;
+		return;
+	}
+	pp__pop(t, t->depth - 1, 1, at);
+}
+
+void pp__gate_root(pp__tls_t *t)
+{
+	t->hash = PP__SEED;
+	t->depth = 0;
+	t->excess = 0;
+	t->limit = open_limit(t);
+}
+
+int pp__gate_live(const pp__tls_t *t)
+{
+	return t->state == ST_LIVE;
+}
+
+void pp__gate_untrace(pp__tls_t *t)
+{
+	t->trace = NULL;
+	if (t->state == ST_LIVE)
+		t->limit = t->excess ? 0 : pp__config.depth;
+}
+
+/* A recorded gate: take the timing decision and read the clock here, record
+ * exactly what the gate then uses, and apply it through the same code replay
+ * uses, so a replay of the trace reproduces this thread's slab. */
+static void traced_enter(pp__tls_t *t, uint64_t key)
+{
+	int rec = pp__trace_begin(t->trace);
+	uint32_t push = !t->excess && t->depth < pp__config.depth;
+	uint32_t timed = t->timing_now;
+	if (push && t->hash == PP__SEED)
+		timed = pp__event_timed(t);
+	uint64_t at = push && timed ? pp_ticks() : 0;
+	if (rec)
+		pp__trace_put(t->trace, push && timed ? PP_EV_ENTER_T : PP_EV_ENTER, key, at);
+	pp__gate_enter_at(t, key, timed, at);
+	if (rec)
+		pp__trace_end(t->trace);
+}
+
+static void traced_leave(pp__tls_t *t)
+{
+	int rec = pp__trace_begin(t->trace);
+	uint32_t d = t->depth - 1;
+	int timed = !t->excess && t->depth && !t->stack[d].child && t->timing_now;
+	uint64_t at = timed ? pp_ticks() : 0;
+	if (rec)
+		pp__trace_put(t->trace, timed ? PP_EV_LEAVE_T : PP_EV_LEAVE, 0, at);
+	pp__gate_leave_at(t, at);
+	if (rec)
+		pp__trace_end(t->trace);
+}
+
 void pp__enter_slow(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
@@ -33,6 +126,8 @@ void pp__enter_slow(uint64_t key, int fe)
 			t->state = ST_LIVE;
 			t->excess = 0;
 			t->limit = pp__config.depth;
+			if (pp__trace_armed)
+				pp__trace_attach(t, fe);
 			errno = saved;
 			pp__enter(key, fe);
 			return;
@@ -40,30 +135,36 @@ void pp__enter_slow(uint64_t key, int fe)
 		t->state = ST_DEAD;
 	}
 	if (t->state == ST_LIVE) {
-		/* Beyond the bound: skip the frame but keep its parent from
-		 * passing for a leaf, and count it. */
-		pp__slab_t *s = slab_of(t);
-		if (t->depth)
-			t->stack[t->depth - 1].child = 1;
-		s->drops_depth++;
+		if (t->trace && pp__trace_stopped())
+			pp__gate_untrace(t);
+		if (t->trace)
+			traced_enter(t, key);
+		else
+			skip_frame(t);
 	} else {
 		__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
+		t->excess++;
+		t->limit = 0;
 	}
-	t->excess++;
-	t->limit = 0;
 	errno = saved;
 }
 
 void pp__leave_slow(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->excess) {
-		if (--t->excess == 0 && t->state == ST_LIVE)
-			t->limit = pp__config.depth;
+	if (t->state == ST_LIVE) {
+		int saved = errno;
+		if (t->trace && pp__trace_stopped())
+			pp__gate_untrace(t);
+		if (t->trace)
+			traced_leave(t);
+		else
+			pp__gate_leave_at(t, 0);
+		errno = saved;
 		return;
 	}
-	if (t->state == ST_LIVE)
-		slab_of(t)->unmatched++;
+	if (t->excess)
+		t->excess--;
 }
 
 pp__path_t *pp__path_miss(pp__tls_t *t, uint32_t d)
@@ -187,10 +288,11 @@ void pp_root(void)
 	pp__tls_t *t = &pp__tls;
 	if (t->state != ST_LIVE)
 		return;
-	t->hash = PP__SEED;
-	t->depth = 0;
-	t->excess = 0;
-	t->limit = pp__config.depth;
+	if (t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
+		pp__trace_put(t->trace, PP_EV_ROOT, 0, 0);
+		pp__trace_end(t->trace);
+	}
+	pp__gate_root(t);
 }
 
 int pp_set_timing(enum pp_timing mode, unsigned sample_n)
@@ -209,5 +311,10 @@ int pp_set_timing(enum pp_timing mode, unsigned sample_n)
 
 void pp_reset(void)
 {
+	pp__tls_t *t = &pp__tls;
+	if (t->state == ST_LIVE && t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
+		pp__trace_put(t->trace, PP_EV_RESET, 0, 0);
+		pp__trace_end(t->trace);
+	}
 	pp__slab_reset_all();
 }

@@ -57,6 +57,7 @@ typedef struct pp__tls {
 	uint32_t countdown;  /* events left until the next sampled one */
 	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
 	uint32_t state;      /* internal: registration state */
+	struct pp__trace_buf *trace; /* recording this thread (PATHPROF_TRACE); limit stays 0 */
 } pp__tls_t;
 
 /* Shared by all threads, written only by pp_set_timing(). */
@@ -134,16 +135,14 @@ PP_INLINE uint32_t pp__event_timed(pp__tls_t *t)
 	return 1;
 }
 
-/* Enter a gate. ~8 instructions when timing is off: load depth, compare,
- * four stores into the frame, mix, store. */
-PP_INLINE void pp__enter(uint64_t key, int fe)
+/* Push a frame at depth d (< the bound). given = 0 reads the clock and takes
+ * the sampling decision here; given = 1 takes both from the caller (timed, at),
+ * which is how the trace recorder and replay feed recorded timestamps through
+ * this same code. given is a constant at every call, so the hot path compiles
+ * as if the parameters did not exist. */
+PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int given, uint32_t timed,
+			uint64_t at)
 {
-	pp__tls_t *t = &pp__tls;
-	uint32_t d = t->depth;
-	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__enter_slow(key, fe);
-		return;
-	}
 	/* Claim the frame before filling it: a signal handler that runs gated
 	 * code in between then pushes above it instead of overwriting it. The
 	 * barrier only stops the compiler reordering; it costs no instruction. */
@@ -158,28 +157,20 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	t->hash = pp__mix(hb, key);
 	if (PP__TIMING) {
 		if (hb == PP__SEED)
-			t->timing_now = pp__event_timed(t);
+			t->timing_now = given ? timed : pp__event_timed(t);
 		if (t->timing_now)
-			f->t = pp_ticks();
+			f->t = given ? at : pp_ticks();
 	}
 }
 
-/* Leave a gate. A frame that entered no gated child ends a root->leaf path:
- * its count is bumped through a one-probe table lookup; first sight and
- * collisions go out of line. */
-PP_INLINE void pp__leave(void)
+/* Pop the frame at depth d; a leaf records its path (see pp__push for given). */
+PP_INLINE void pp__pop(pp__tls_t *t, uint32_t d, int given, uint64_t at)
 {
-	pp__tls_t *t = &pp__tls;
-	uint32_t d = t->depth - 1;
-	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__leave_slow();
-		return;
-	}
 	pp__frame_t *f = t->stack + d;
 	if (!f->child) {
 		uint64_t now = 0;
 		if (PP__TIMING && t->timing_now)
-			now = pp_ticks();
+			now = given ? at : pp_ticks();
 		pp__slot_t *s = t->table + (t->hash & t->mask);
 		pp__path_t *p;
 		if (PP_LIKELY(s->hash == t->hash)) {
@@ -195,6 +186,35 @@ PP_INLINE void pp__leave(void)
 	t->slab->events += (hb == PP__SEED);
 	t->hash = hb;
 	t->depth = d;
+}
+
+/* Enter a gate. ~8 instructions when timing is off: load depth, compare,
+ * four stores into the frame, mix, store. The compare is also the switch to
+ * every rare case, trace recording included, so recording costs nothing here
+ * when it is off. */
+PP_INLINE void pp__enter(uint64_t key, int fe)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t d = t->depth;
+	if (PP_UNLIKELY(d >= t->limit)) {
+		pp__enter_slow(key, fe);
+		return;
+	}
+	pp__push(t, d, key, 0, 0, 0);
+}
+
+/* Leave a gate. A frame that entered no gated child ends a root->leaf path:
+ * its count is bumped through a one-probe table lookup; first sight and
+ * collisions go out of line. */
+PP_INLINE void pp__leave(void)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t d = t->depth - 1;
+	if (PP_UNLIKELY(d >= t->limit)) {
+		pp__leave_slow();
+		return;
+	}
+	pp__pop(t, d, 0, 0);
 }
 
 PP_EXTERN_C_END

@@ -1,0 +1,434 @@
+/* The trace recorder: every gate event of a recorded thread is appended to a
+ * buffer of its own, allocated when the thread registers, and the buffer goes
+ * to the file as one checksummed chunk when it fills, when the thread ends, at
+ * exit and in pp_dump(). Chunks are whole write()s to a file opened with
+ * O_APPEND, so threads never lock each other and nothing already written is
+ * ever rewritten: a killed process loses at most each thread's open chunk. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pathprof/pathprof.h>
+#include <pathprof/trace.h>
+#include "map.h"
+#include "runtime.h"
+#include "slab.h"
+#include "trace.h"
+
+/* 64 KiB a thread: ~20000 events between writes at ~3 bytes an event. */
+#define BUF_BYTES (64u * 1024u)
+/* The longest event a thread writes (START: op and four 10-byte varints). */
+#define EVENT_MAX 48u
+#define STRING_MAX 16000u
+
+struct pp__trace_buf {
+	uint8_t *data; /* chunk header, then payload */
+	uint32_t len;  /* payload bytes */
+	uint32_t nevents;
+	uint64_t stream, seq;
+	uint64_t key, ticks; /* delta bases, reset at each chunk */
+	uint32_t busy, rounds;
+	uint64_t unrecorded;
+};
+
+int pp__trace_armed;
+static int stopped;
+static int fd = -1;
+static char path_fmt[4096], file_name[4200];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t streams; /* thread streams handed out */
+static uint64_t chunks; /* chunks written, for the end record */
+static struct pp__trace_buf proc; /* stream 0, under lock */
+static pp__map_t named;           /* keys with a NAME record, under lock */
+static pthread_key_t gone_key;
+static int gone_key_ok;
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+uint32_t pp__crc32(const void *p, size_t n, uint32_t crc)
+{
+	pthread_once(&crc_once, crc_init);
+	const uint8_t *b = p;
+	crc = ~crc;
+	while (n--)
+		crc = crc_table[(crc ^ *b++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint8_t *put_var(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static uint64_t zigzag(uint64_t now, uint64_t before)
+{
+	int64_t d = (int64_t)(now - before);
+	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static void stop(const char *why)
+{
+	if (!__atomic_exchange_n(&stopped, 1, __ATOMIC_ACQ_REL))
+		pp__warn("trace %s: %s; recording stopped", file_name, why);
+}
+
+static int write_all(const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			stop(w < 0 ? strerror(errno) : "short write");
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void flush(struct pp__trace_buf *b)
+{
+	if (!b->nevents)
+		return;
+	if (!__atomic_load_n(&stopped, __ATOMIC_ACQUIRE)) {
+		int saved = errno;
+		uint8_t *h = b->data;
+		put_u32(h, PP_CHUNK_MAGIC);
+		put_u32(h + 4, b->len);
+		put_u64(h + 8, b->stream);
+		put_u64(h + 16, b->seq);
+		put_u32(h + 24, b->nevents);
+		uint32_t crc = pp__crc32(h + 4, 24, 0);
+		put_u32(h + 28, pp__crc32(h + PP_CHUNK_HEADER, b->len, crc));
+		if (write_all(h, PP_CHUNK_HEADER + b->len) == 0)
+			__atomic_fetch_add(&chunks, 1, __ATOMIC_RELAXED);
+		errno = saved;
+	}
+	b->seq++;
+	b->len = b->nevents = 0;
+	b->key = b->ticks = 0;
+}
+
+/* Room for n more payload bytes, flushing first when needed. */
+static uint8_t *room(struct pp__trace_buf *b, uint32_t n)
+{
+	if (PP_CHUNK_HEADER + b->len + n > BUF_BYTES)
+		flush(b);
+	return b->data + PP_CHUNK_HEADER + b->len;
+}
+
+static void done(struct pp__trace_buf *b, uint8_t *end)
+{
+	b->len = (uint32_t)(end - (b->data + PP_CHUNK_HEADER));
+	b->nevents++;
+}
+
+int pp__trace_begin(struct pp__trace_buf *b)
+{
+	if (b->busy) {
+		b->unrecorded++;
+		return 0;
+	}
+	b->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	return 1;
+}
+
+void pp__trace_end(struct pp__trace_buf *b)
+{
+	__asm__ volatile("" ::: "memory");
+	b->busy = 0;
+}
+
+void pp__trace_put(struct pp__trace_buf *b, int op, uint64_t key, uint64_t ticks)
+{
+	uint8_t *p = room(b, EVENT_MAX);
+	*p++ = (uint8_t)op;
+	if (op == PP_EV_ENTER || op == PP_EV_ENTER_T) {
+		p = put_var(p, zigzag(key, b->key));
+		b->key = key;
+	}
+	if (op == PP_EV_ENTER_T || op == PP_EV_LEAVE_T) {
+		p = put_var(p, zigzag(ticks, b->ticks));
+		b->ticks = ticks;
+	}
+	done(b, p);
+}
+
+int pp__trace_stopped(void)
+{
+	return __atomic_load_n(&stopped, __ATOMIC_RELAXED);
+}
+
+static int buf_init(struct pp__trace_buf *b, uint64_t stream)
+{
+	memset(b, 0, sizeof *b);
+	b->data = malloc(BUF_BYTES);
+	b->stream = stream;
+	return b->data ? 0 : -1;
+}
+
+static void thread_gone(void *arg);
+
+static void after_fork_child(void)
+{
+	/* The child shares the parent's file: it records nothing, and its
+	 * threads drop their copied buffers at their next gate. */
+	stopped = 1;
+	pp__trace_armed = 0;
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	pthread_mutex_init(&lock, NULL);
+}
+
+static void flush_self(void)
+{
+	struct pp__trace_buf *b = pp__tls.trace;
+	if (b && !b->busy)
+		flush(b);
+}
+
+/* Create the file and its first chunk (the configuration replay needs before
+ * any event). Called under lock. */
+static int open_file(void)
+{
+	if (fd >= 0)
+		return 0;
+	if (stopped)
+		return -1;
+	const char *pct = strstr(path_fmt, "%p");
+	if (pct)
+		snprintf(file_name, sizeof file_name, "%.*s%llu%s", (int)(pct - path_fmt), path_fmt,
+			 (unsigned long long)pp__g.pid, pct + 2);
+	else
+		snprintf(file_name, sizeof file_name, "%s", path_fmt);
+	if (!proc.data && buf_init(&proc, 0) != 0) {
+		pp__warn("trace %s: out of memory; not recording", file_name);
+		return -1;
+	}
+	fd = open(file_name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		pp__warn("trace %s: cannot create: %s; not recording", file_name, strerror(errno));
+		stopped = 1;
+		return -1;
+	}
+	uint8_t h[PP_TRACE_HEADER];
+	memcpy(h, PP_TRACE_MAGIC, 8);
+	put_u32(h + 8, PP_TRACE_VERSION);
+	put_u32(h + 12, PP_TRACE_HEADER);
+	if (write_all(h, sizeof h) != 0)
+		return -1;
+	uint8_t *p = room(&proc, EVENT_MAX);
+	*p++ = PP_EV_CONFIG;
+	p = put_var(p, pp__g.pid);
+	p = put_var(p, pp__g.start_ns);
+	p = put_var(p, pp__config.depth);
+	p = put_var(p, pp__config.paths);
+	done(&proc, p);
+	flush(&proc);
+	gone_key_ok = pthread_key_create(&gone_key, thread_gone) == 0;
+	pthread_atfork(NULL, NULL, after_fork_child);
+	return 0;
+}
+
+/* Destructors run after every atexit handler (the exit dump included), so
+ * the end record is the file's last chunk after a normal exit: a reader
+ * that finds it, and every chunk it counts, knows nothing was cut. */
+__attribute__((destructor)) PP_NOINSTR static void at_exit(void)
+{
+	if (__atomic_load_n(&fd, __ATOMIC_RELAXED) < 0)
+		return;
+	flush_self();
+	pthread_mutex_lock(&lock);
+	if (fd >= 0) {
+		uint8_t *p = room(&proc, EVENT_MAX);
+		*p++ = PP_EV_CLOSE;
+		p = put_var(p, __atomic_load_n(&chunks, __ATOMIC_RELAXED));
+		done(&proc, p);
+		flush(&proc);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void pp__trace_arm(const char *path)
+{
+	if (strlen(path) >= sizeof path_fmt) {
+		pp__warn("PATHPROF_TRACE is longer than %zu bytes; not recording", sizeof path_fmt - 1);
+		return;
+	}
+	strcpy(path_fmt, path);
+	__atomic_store_n(&pp__trace_armed, 1, __ATOMIC_RELEASE);
+}
+
+int pp__trace_attach(pp__tls_t *t, int fe)
+{
+	pthread_mutex_lock(&lock);
+	int rc = open_file();
+	uint64_t stream = ++streams;
+	pthread_mutex_unlock(&lock);
+	if (rc != 0)
+		return -1;
+	struct pp__trace_buf *b = malloc(sizeof *b);
+	if (!b || buf_init(b, stream) != 0) {
+		free(b);
+		pp__warn("trace %s: out of memory; a thread runs unrecorded", file_name);
+		return -1;
+	}
+	/* Which slab the thread got, and how many threads had it before: a
+	 * replay hands the same slab to the same threads in the same order. */
+	pp__slab_t *s = (pp__slab_t *)t->slab;
+	uint8_t *p = room(b, EVENT_MAX);
+	*p++ = PP_EV_START;
+	p = put_var(p, (uint64_t)gettid());
+	p = put_var(p, pp__arena_ref(s));
+	p = put_var(p, s->uses);
+	p = put_var(p, (uint64_t)fe);
+	done(b, p);
+	if (gone_key_ok)
+		pthread_setspecific(gone_key, b);
+	t->trace = b;
+	t->limit = 0;
+	return 0;
+}
+
+/* Thread exit. The slab's own destructor may run after this one and gated
+ * code in other destructors may run in between, so while the thread is still
+ * live this asks to be called again in the next round. */
+static void thread_gone(void *arg)
+{
+	struct pp__trace_buf *b = arg;
+	pp__tls_t *t = &pp__tls;
+	if (t->trace == b && pp__gate_live(t) && b->rounds++ < 2) {
+		pthread_setspecific(gone_key, b);
+		return;
+	}
+	if (t->trace == b)
+		pp__gate_untrace(t);
+	uint8_t *p = room(b, EVENT_MAX);
+	*p++ = PP_EV_END;
+	p = put_var(p, b->unrecorded);
+	done(b, p);
+	flush(b);
+	free(b->data);
+	free(b);
+}
+
+static uint8_t *put_str(uint8_t *p, const char *s)
+{
+	size_t n = strlen(s ? s : "");
+	if (n > STRING_MAX)
+		n = STRING_MAX;
+	p = put_var(p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, uint32_t line)
+{
+	if (__atomic_load_n(&fd, __ATOMIC_RELAXED) < 0)
+		return;
+	uint32_t v;
+	pthread_mutex_lock(&lock);
+	if (fd >= 0 && !pp__map_get(&named, key, &v) && pp__map_put(&named, key, 1) == 0) {
+		uint8_t *p = room(&proc, 2 * STRING_MAX + 64);
+		*p++ = PP_EV_NAME;
+		p = put_var(p, key);
+		p = put_var(p, (uint64_t)fe);
+		p = put_var(p, line);
+		p = put_str(p, name);
+		p = put_str(p, file);
+		done(&proc, p);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void pp__trace_dumped(const pp_profile_t *pr)
+{
+	if (__atomic_load_n(&fd, __ATOMIC_RELAXED) < 0)
+		return;
+	pthread_mutex_lock(&lock);
+	if (fd >= 0) {
+		uint64_t bits;
+		memcpy(&bits, &pr->ticks_per_ns, sizeof bits);
+		uint8_t *p = room(&proc, 2 * STRING_MAX + 128);
+		*p++ = PP_EV_META;
+		p = put_var(p, pr->pid);
+		p = put_var(p, pr->start_ns);
+		p = put_var(p, pr->end_ns);
+		p = put_var(p, bits);
+		p = put_var(p, pr->timing);
+		p = put_var(p, pr->sample_n);
+		p = put_var(p, pr->threads);
+		p = put_var(p, __atomic_load_n(&pp__g.skipped, __ATOMIC_RELAXED));
+		p = put_str(p, pr->frontend);
+		p = put_str(p, pr->command);
+		done(&proc, p);
+		flush(&proc);
+	}
+	pthread_mutex_unlock(&lock);
+	flush_self();
+}
+
+int pp_trace_open(const char *path)
+{
+	pp__init();
+	if (__atomic_load_n(&pp__trace_armed, __ATOMIC_ACQUIRE)) {
+		pp__warn("pp_trace_open(%s): already recording to %s", path,
+			 file_name[0] ? file_name : path_fmt);
+		return -1;
+	}
+	pp__trace_arm(path);
+	pthread_mutex_lock(&lock);
+	int rc = open_file();
+	pthread_mutex_unlock(&lock);
+	if (rc != 0)
+		return -1;
+	pp__tls_t *t = &pp__tls;
+	if (pp__gate_live(t) && !t->trace) {
+		if (t->depth || t->excess)
+			pp__warn("pp_trace_open: called inside a gate; this thread is not recorded");
+		else
+			pp__trace_attach(t, pp__g.frontend);
+	}
+	return 0;
+}
+
+void pp_trace_flush(void)
+{
+	flush_self();
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# Record the known workload with timing on (every event, then one in three)
+# and through the API; `pathprof replay` must give the live profile exactly:
+# the same file bytes and the same `report --format json`. Then damage the
+# trace every way we can think of: replay must use every complete chunk, say
+# what was lost, exit 3 (partial) or 1 (unusable), and never crash.
+# usage: replay_test.sh PATHPROF WORKLOAD WORK_DIR
+set -u
+pp=$1 wl=$2 dir=$3/replay-test.$$
+mkdir -p "$dir" || exit 1
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+same_profile() { # LIVE REPLAYED what
+	cmp -s "$1" "$2" || fail "$3: replayed profile bytes differ from the live one"
+	"$pp" report --format json "$1" >"$dir/live.json" || fail "$3: report live"
+	"$pp" report --format json "$2" >"$dir/replay.json" || fail "$3: report replay"
+	cmp -s "$dir/live.json" "$dir/replay.json" ||
+		fail "$3: json differs: $(diff "$dir/live.json" "$dir/replay.json" | head -5)"
+}
+
+record() { # NAME TIMING [api]
+	name=$1 timing=$2
+	if [ "${3:-}" = api ]; then
+		env PATHPROF_TIMING="$timing" PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/$name.pathprof" \
+			PATHPROF_TRACE= "$wl" api "$dir/$name.trace"
+	else
+		env PATHPROF_TIMING="$timing" PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/$name.pathprof" \
+			PATHPROF_TRACE="$dir/$name.trace" "$wl"
+	fi || fail "$name: workload exit $?"
+}
+
+for m in on:on sample:sample:3 off:off api:on; do
+	name=${m%%:*} timing=${m#*:}
+	if [ "$name" = api ]; then record "$name" "$timing" api; else record "$name" "$timing"; fi
+	"$pp" replay "$dir/$name.trace" -o "$dir/$name.replay" 2>"$dir/err"
+	st=$?
+	[ "$st" = 0 ] || fail "$name: replay exit $st: $(cat "$dir/err")"
+	[ -s "$dir/err" ] && fail "$name: replay stderr: $(cat "$dir/err")"
+	same_profile "$dir/$name.pathprof" "$dir/$name.replay" "$name"
+done
+
+# The workload's own numbers, so that equality above cannot be two empties.
+"$pp" report --format paths "$dir/on.replay" >"$dir/paths"
+grep -qx '1|leaf' "$dir/paths" || fail "listing lacks the post-root leaf: $(cat "$dir/paths")"
+grep -qx '1999|handle>parse>leaf' "$dir/paths" || fail "handle>parse>leaf count: $(cat "$dir/paths")"
+grep -qx '300|handle>validate' "$dir/paths" || fail "handle>validate count: $(cat "$dir/paths")"
+"$pp" report "$dir/on.replay" >"$dir/text"
+grep -q '20 (frames beyond depth bound)' "$dir/text" || fail "depth drops: $(cat "$dir/text")"
+grep -q 'unmatched  1$' "$dir/text" || fail "unmatched: $(cat "$dir/text")"
+grep -q 'threads    4$' "$dir/text" || fail "threads: $(cat "$dir/text")"
+
+# Environment of the replaying process is not the recording's.
+PATHPROF_DEPTH=300 PATHPROF_TRACE="$dir/on.trace" "$pp" replay "$dir/on.trace" -o "$dir/env.replay" ||
+	fail "replay under PATHPROF_TRACE=its own input"
+same_profile "$dir/on.pathprof" "$dir/env.replay" "replay with PATHPROF_* set"
+
+# --bench prints every operation kind and a TOTAL; the profile is unchanged.
+"$pp" replay --bench=3 "$dir/on.trace" -o "$dir/bench.replay" >"$dir/bench" ||
+	fail "replay --bench exit $?"
+for k in enter leave 'leaf record' root 'first sight' TOTAL; do
+	grep -q "^$k " "$dir/bench" || fail "--bench lacks '$k': $(cat "$dir/bench")"
+done
+same_profile "$dir/on.pathprof" "$dir/bench.replay" "--bench then -o"
+
+# Usage errors.
+"$pp" replay >/dev/null 2>&1; [ $? = 2 ] || fail "replay without args: not 2"
+"$pp" replay "$dir/on.trace" >/dev/null 2>&1; [ $? = 2 ] || fail "replay without -o: not 2"
+"$pp" replay --bogus x >/dev/null 2>&1; [ $? = 2 ] || fail "replay --bogus: not 2"
+
+# Unusable files: status 1, one line.
+bad() { # WHAT FILE EXPECTED-LINE
+	"$pp" replay "$2" -o "$dir/bad.out" >/dev/null 2>"$dir/err"
+	st=$?
+	[ "$st" = 1 ] || fail "$1: exit $st, expected 1"
+	[ "$(wc -l <"$dir/err")" = 1 ] || fail "$1: stderr not one line: $(cat "$dir/err")"
+	grep -qF "$3" "$dir/err" || fail "$1: stderr '$(cat "$dir/err")', expected '$3'"
+	[ -e "$dir/bad.out" ] && fail "$1: wrote an output"
+	rm -f "$dir/bad.out"
+}
+: >"$dir/empty.trace"
+bad "zero-length" "$dir/empty.trace" "empty file, not a pathprof trace"
+bad "missing" "$dir/nope.trace" "No such file or directory"
+printf 'NOTATRACE_______' >"$dir/magic.trace"
+bad "wrong magic" "$dir/magic.trace" "not a pathprof trace (bad magic)"
+cp "$dir/on.trace" "$dir/future.trace"
+printf '\011' | dd of="$dir/future.trace" bs=1 seek=8 conv=notrunc 2>/dev/null
+bad "future version" "$dir/future.trace" "trace version 9; this pathprof reads version 1"
+
+# Damage: cut at every chunk boundary and inside chunks, flip bytes. Every
+# result must be status 3 with a profile written, never a crash.
+size=$(wc -c <"$dir/on.trace")
+offsets=$("$pp" replay --chunks "$dir/on.trace" | cut -d" " -f1)
+cuts="16 17 40 $((size - 1)) $((size - 5))"
+for o in $offsets; do cuts="$cuts $o $((o + 1)) $((o + 20)) $((o + 33)) $((o + 500))"; done
+o=16
+while [ "$o" -lt "$size" ]; do cuts="$cuts $o"; o=$((o + 1499)); done
+n=0
+for c in $cuts; do
+	[ "$c" -lt "$size" ] || continue
+	head -c "$c" "$dir/on.trace" >"$dir/cut.trace"
+	"$pp" replay "$dir/cut.trace" -o "$dir/cut.out" >/dev/null 2>"$dir/err"
+	st=$?
+	[ "$st" = 3 ] || fail "cut at $c: exit $st: $(cat "$dir/err")"
+	[ -s "$dir/cut.out" ] || fail "cut at $c: no profile written"
+	grep -q "partial replay" "$dir/err" || fail "cut at $c: no loss summary: $(cat "$dir/err")"
+	n=$((n + 1))
+done
+[ "$n" -gt 20 ] || fail "only $n cuts tried"
+
+# A cut inside the last thread chunk loses only that chunk: the bytes lost
+# are reported from where the chunk starts.
+for o in 200 5000 9000 20000; do
+	[ "$o" -lt "$size" ] || continue
+	cp "$dir/on.trace" "$dir/flip.trace"
+	printf '\377' | dd of="$dir/flip.trace" bs=1 seek="$o" conv=notrunc 2>/dev/null
+	"$pp" replay "$dir/flip.trace" -o "$dir/flip.out" >/dev/null 2>"$dir/err"
+	st=$?
+	[ "$st" = 3 ] || fail "flip at $o: exit $st: $(cat "$dir/err")"
+	grep -q "damaged, skipped" "$dir/err" || fail "flip at $o: damage not reported: $(cat "$dir/err")"
+done
+
+exit $((fails > 0))
