@@ -18,6 +18,7 @@
 #include "report.h"
 #include "runtime.h"
 #include "slab.h"
+#include "trace.h"
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -72,6 +73,7 @@ static int name_index(collect_t *c, int fe, uint64_t key, uint32_t *out)
 	n->line = line;
 	if (!n->name || !n->file)
 		return -1;
+	pp__trace_name(fe, key, n->name, n->file, n->line);
 	*out = p->nnames++;
 	return pp__map_put(&c->key_names, key, *out);
 }
@@ -298,6 +300,7 @@ int pp_dump(const char *path)
 	out_path(path, file, sizeof file);
 	int rc = pp__profile_collect(&p, err, sizeof err);
 	if (rc == 0) {
+		pp__trace_dumped(&p);
 		rc = pp__profile_write(&p, file, err, sizeof err);
 		pp__profile_free(&p);
 	}

@@ -12,6 +12,7 @@
 #include "runtime.h"
 #include "shm.h"
 #include "slab.h"
+#include "trace.h"
 
 pp__global_t pp__g;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -74,6 +75,9 @@ void pp__env_load(void)
 		else
 			strcpy(pp__g.out, s);
 	}
+	s = getenv("PATHPROF_TRACE");
+	if (s && *s)
+		pp__trace_arm(s);
 	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 65536);
 	pp__config.paths = env_number("PATHPROF_PATHS", pp__config.paths, 16, 1u << 26);
 	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);

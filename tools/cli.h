@@ -12,6 +12,7 @@ enum {
 	CLI_OK = 0,
 	CLI_FAIL = 1,  /* bad input file, write error */
 	CLI_USAGE = 2, /* bad command line */
+	CLI_PARTIAL = 3, /* replay: part of the input was lost; the rest was used */
 };
 
 /* One subcommand: run(argc, argv) gets argv[0] == name. Adding a command is a
@@ -23,6 +24,8 @@ typedef struct cli_cmd {
 } cli_cmd_t;
 
 int cmd_report(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
