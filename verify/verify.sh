@@ -4,7 +4,8 @@
 # clang and through raii and cyg with gcc, runs each build twice and compares
 # the canonical path listings, the stable path ids and the workloads' own
 # --expect oracles. Prints a PASS/FAIL table; exits 1 on any mismatch.
-# usage: verify.sh BUILD_DIR   (a configured and built pathprof Meson build)
+# usage: verify.sh BUILD_DIR [-O2|-O0|...]   (a built pathprof Meson build;
+#        the optimisation level of the workloads, -O2 by default)
 # Compilers: VERIFY_CLANG, VERIFY_CLANGXX (raii, cyg, xray), VERIFY_PLUGIN_CLANG,
 # VERIFY_PLUGIN_CLANGXX (the clang that loads the plugin), VERIFY_GCC,
 # VERIFY_GXX, VERIFY_PYTHON; defaults clang, clang++, gcc, g++, python3.
@@ -12,11 +13,16 @@ set -u
 LC_ALL=C
 export LC_ALL
 
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: verify.sh BUILD_DIR" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -d "$1" ]; then
+	echo "usage: verify.sh BUILD_DIR [-O2|-O0|...]" >&2
 	exit 2
 fi
 build=$(cd "$1" && pwd)
+opt=${2:--O2}
+case $opt in
+-O[0-3s]) ;;
+*) echo "verify.sh: '$opt' is not an optimisation level (-O0 to -O3, -Os)" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cli=$build/tools/pathprof
 rt_a=$build/runtime/libpathprof.a
@@ -64,7 +70,7 @@ if [ -n "$missing" ]; then
 	exit 1
 fi
 
-work=$build/verify/work
+work=$build/verify/work$opt
 rm -rf "$work" && mkdir -p "$work" || exit 1
 results=$work/results
 : >"$results"
@@ -88,7 +94,7 @@ show()
 
 inc="-I$root/runtime/include -I$root/frontends/raii -I$root/frontends/plugin"
 libs="$rt_a -ldw -lelf -lpthread -ldl -lm"
-warn="-O2 -g -Wall -Wextra -Werror"
+warn="$opt -g -Wall -Wextra -Werror"
 
 # fe_flags BUILD MACRO_PREFIX: compile flags, link flags and compiler of one
 # build (into cflags, lflags, ccomp, cxxcomp). See docs/verify.md for why.
@@ -260,7 +266,7 @@ echo
 printf '%-8s %-13s %-12s %s\n' workload build check result
 cat "$results"
 if [ $failed -ne 0 ]; then
-	echo "verify: FAIL (work files in $work)"
+	echo "verify: FAIL at $opt (work files in $work)"
 	exit 1
 fi
-echo "verify: PASS ($(grep -c PASS "$results") checks)"
+echo "verify: PASS ($(grep -c PASS "$results") checks at $opt)"
