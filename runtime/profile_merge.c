@@ -268,7 +268,8 @@ int pp__profile_canonical(pp_profile_t *p)
 	/* qsort has no context argument in C11; callers are single-threaded
 	 * tools and the runtime's dump, which holds its lock. */
 	sort_base = p->names;
-	qsort(order, p->nnames, sizeof *order, by_name);
+	if (p->nnames > 1)
+		qsort(order, p->nnames, sizeof *order, by_name);
 	for (uint32_t i = 0; i < p->nnames; i++) {
 		sorted[i] = p->names[order[i]];
 		remap[order[i]] = i;
@@ -283,7 +284,8 @@ int pp__profile_canonical(pp_profile_t *p)
 	for (uint32_t i = 0; i < p->npaths; i++)
 		for (uint32_t j = 0; j < p->paths[i].depth; j++)
 			p->paths[i].names[j] = remap[p->paths[i].names[j]];
-	qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
+	if (p->npaths > 1)
+		qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
 	free(order);
 	free(remap);
 	return 0;

@@ -206,6 +206,16 @@ static const void *at_off(walk_t *w, uint64_t off, uint64_t n, uint64_t align)
 	return w->v->map + off;
 }
 
+/* More than fit in the used bytes: a list that loops. */
+static int too_many(walk_t *w, uint64_t seen, uint64_t size)
+{
+	if (seen <= w->limit / size)
+		return 0;
+	uint64_t used = __atomic_load_n(&w->v->h->used, __ATOMIC_ACQUIRE);
+	w->limit = used < w->v->h->arena_size ? used : w->v->h->arena_size;
+	return seen > w->limit / size;
+}
+
 static const void *at_ptr(walk_t *w, uint64_t ptr, uint64_t n)
 {
 	if (ptr < w->base)
@@ -224,9 +234,9 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 {
 	const pp__shm_hdr_t *h = w->v->h;
 	uint64_t off = __atomic_load_n(&h->names, __ATOMIC_ACQUIRE);
-	uint64_t max = h->arena_size / sizeof(pp__shm_name_t), seen = 0, cap = 0;
+	uint64_t seen = 0, cap = 0;
 	while (off) {
-		if (++seen > max)
+		if (too_many(w, ++seen, sizeof(pp__shm_name_t)))
 			return fail(w->err, w->errlen, "%s: the name list loops", w->v->object);
 		const pp__shm_name_t *r = at_off(w, off, sizeof *r, 8);
 		if (!r)
@@ -335,8 +345,7 @@ static int add_raw_path(walk_t *w, pp_profile_t *raw, uint32_t *cap, const pp__p
 static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_stats_t *st)
 {
 	const pp__shm_hdr_t *h = w->v->h;
-	uint64_t max_slabs = h->arena_size / sizeof(pp__slab_t);
-	uint64_t max_paths = h->arena_size / sizeof(pp__path_t), nslabs = 0, npaths = 0;
+	uint64_t nslabs = 0, npaths = 0;
 	uint32_t cap = 0;
 	uint32_t *names = malloc(MAX_DEPTH * sizeof *names);
 	if (!names)
@@ -345,7 +354,7 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 	uint64_t sp = __atomic_load_n(&h->slabs, __ATOMIC_ACQUIRE);
 	while (sp && rc == 0) {
 		const pp__slab_t *s = at_ptr(w, sp, sizeof *s);
-		if (++nslabs > max_slabs) {
+		if (too_many(w, ++nslabs, sizeof(pp__slab_t))) {
 			rc = fail(w->err, w->errlen, "%s: the slab list loops", w->v->object);
 			break;
 		}
@@ -363,7 +372,7 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 		uint64_t pp = (uint64_t)(uintptr_t)__atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
 		while (pp && rc == 0) {
 			const pp__path_t *p = at_ptr(w, pp, sizeof *p);
-			if (++npaths > max_paths) {
+			if (too_many(w, ++npaths, sizeof(pp__path_t))) {
 				rc = fail(w->err, w->errlen, "%s: a path list loops", w->v->object);
 				break;
 			}

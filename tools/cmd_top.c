@@ -162,7 +162,8 @@ static frame_path_t *frame_paths(const view_t *v)
 	}
 	pp__map_free(&ids);
 	cmp_sort = v->sort;
-	qsort(fp, c->npaths, sizeof *fp, by_key);
+	if (c->npaths > 1)
+		qsort(fp, c->npaths, sizeof *fp, by_key);
 	return fp;
 }
 

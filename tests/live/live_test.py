@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Live view end to end: a multi-threaded writer polled by `pathprof top
+--once --format json` (every snapshot consistent, exact totals at the end),
+lookup by pid, removal at exit and PATHPROF_SHM_KEEP, pp_shm_export after
+gates ran, fork (parent and child each exactly their own counts, in their
+own segments and profile files), damaged segments through the CLI, and
+`pathprof merge` on real profiles.
+
+usage: live_test.py PATHPROF LIVE_WRITER
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+PATHPROF, WRITER = sys.argv[1], sys.argv[2]
+TAG = "pptest-%d" % os.getpid()
+TMP = tempfile.mkdtemp(prefix="pp-live-")
+BASE_ENV = dict(os.environ, PATHPROF_TIMING="on", PATHPROF_ARENA_MB="64",
+                PATHPROF_SHM_KEEP="0", PATHPROF_DEPTH="", PATHPROF_PATHS="")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def top(target, *extra):
+    r = subprocess.run([PATHPROF, "top", target, "--once", "--format", "json", *extra],
+                       capture_output=True, text=True)
+    return r
+
+
+def snap(target):
+    r = top(target)
+    if r.returncode != 0:
+        raise RuntimeError("top %s failed (%d): %s" % (target, r.returncode, r.stderr))
+    return json.loads(r.stdout)
+
+
+def counts(d):
+    return {">".join(p["names"]): p["count"] for p in d["paths"]}
+
+
+def shm_exists(name):
+    return os.path.exists("/dev/shm/" + name)
+
+
+def wait_named(target, want_paths):
+    for _ in range(200):
+        d = snap(target)
+        if d["unnamed_records"] == 0 and len(d["paths"]) >= want_paths:
+            return d
+        time.sleep(0.02)
+    return d
+
+
+def test_concurrent():
+    name = TAG + "-conc"
+    threads, iters = 4, 100000
+    env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_OUT=os.path.join(TMP, "conc.pp"))
+    w = subprocess.Popen([WRITER, "threads", str(threads), str(iters)], env=env,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    done = threading.Event()
+    line = []
+
+    def reader():
+        line.append(w.stdout.readline())
+        done.set()
+    threading.Thread(target=reader, daemon=True).start()
+    while not shm_exists(name) and not done.is_set():
+        time.sleep(0.005)
+    prev, polls, grew = {}, 0, 0
+    prev_events = 0
+    total = {"outer>a>leaf1": 10 * iters, "outer>b>leaf2": 20 * iters}
+    while not done.is_set():
+        d = snap(name)
+        polls += 1
+        c = counts(d)
+        for k, v in prev.items():
+            check(c.get(k, 0) >= v, "count of %s went down: %d -> %d" % (k, v, c.get(k, 0)))
+        for k, v in c.items():
+            check(k in total and v <= total[k], "unexpected count %s=%d" % (k, v))
+        check(d["events"] >= prev_events, "events went down")
+        check(d["records"] == sum(c.values()) + d["unnamed_records"] + d["drops_table"],
+              "records != paths + unnamed + drops in a snapshot")
+        check(d["state"] == "running", "state %s while running" % d["state"])
+        grew += sum(c.values()) > sum(prev.values())
+        prev, prev_events = c, d["events"]
+    print("concurrent: %d snapshots, %d saw growth" % (polls, grew))
+    check(polls >= 10, "only %d snapshots while the writer ran" % polls)
+    d = wait_named(name, 2)
+    check(counts(d) == total, "final counts %s, expected %s" % (counts(d), total))
+    check(d["events"] == 10 * iters, "events %d" % d["events"])
+    check(d["records"] == 30 * iters, "records %d" % d["records"])
+    check(d["threads"] == threads, "threads %d" % d["threads"])
+    check(d["drops_table"] == 0 and d["drops_depth"] == 0, "drops")
+    for p in d["paths"]:
+        check(len(p.get("segments", [])) == 3 and p["segments"][2]["count"] == p["count"],
+              "timed segments of %s" % p["names"])
+    # the pid finds the same segment
+    pid = int(line[0].split()[1])
+    dp = snap(str(pid))
+    check(dp["segment"] == "/" + name and counts(dp) == total, "lookup by pid")
+    # text output works over a pipe too
+    r = subprocess.run([PATHPROF, "top", name, "--once", "--top", "1"], capture_output=True,
+                       text=True)
+    check(r.returncode == 0 and "outer>b>leaf2" in r.stdout and "outer>a>leaf1" not in r.stdout,
+          "text --top 1: %r" % r.stdout)
+    w.stdin.close()
+    check(w.wait() == 0, "writer exit status")
+    check(not shm_exists(name), "segment left after a normal exit")
+    r = top(name)
+    check(r.returncode == 1 and r.stderr.count("\n") == 1 and r.stderr.startswith("pathprof: "),
+          "top on a removed segment: %d %r" % (r.returncode, r.stderr))
+
+
+def test_keep_and_export():
+    name = TAG + "-keep"
+    env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_SHM_KEEP="1",
+               PATHPROF_OUT=os.path.join(TMP, "keep.pp"))
+    subprocess.run([WRITER, "threads", "2", "1000"], env=env, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, check=True)
+    check(shm_exists(name), "kept segment missing")
+    d = snap(name)
+    check(d["state"] == "exited", "kept segment state %s" % d["state"])
+    check(counts(d) == {"outer>a>leaf1": 3000, "outer>b>leaf2": 6000}, "kept counts %s" % counts(d))
+    check(d["unnamed_records"] == 0, "names published at exit")
+    # Damaged copies of it, through the CLI: one line, status 1, no signal.
+    raw = open("/dev/shm/" + name, "rb").read()
+    cases = {
+        "magic": (lambda b: b"X" + b[1:], "bad magic"),
+        "version": (lambda b: b[:8] + (7).to_bytes(4, "little") + b[12:], "layout version 7"),
+        "short": (lambda b: b[:100], "truncated: 100 bytes"),
+        "arena": (lambda b: b[:65536], "truncated: the header says"),
+        "used": (lambda b: b[:48] + (len(b) + 4096).to_bytes(8, "little") + b[56:],
+                 "outside the"),
+        "slabs": (lambda b: b[:104] + (int.from_bytes(b[56:64], "little") + len(b) + 8)
+                  .to_bytes(8, "little") + b[112:], "lies outside"),
+    }
+    for what, (edit, want) in cases.items():
+        bad = "%s-bad-%s" % (TAG, what)
+        with open("/dev/shm/" + bad, "wb") as f:
+            f.write(edit(raw))
+        r = top(bad)
+        ok = (r.returncode == 1 and r.stderr.count("\n") == 1 and want in r.stderr
+              and r.stderr.startswith("pathprof: /" + bad + ": "))
+        check(ok, "bad segment %s: status %d, %r" % (what, r.returncode, r.stderr))
+        os.unlink("/dev/shm/" + bad)
+    os.unlink("/dev/shm/" + name)
+
+    # pp_shm_export() after gates ran: what ran before is in the segment too.
+    name = TAG + "-api"
+    env = dict(BASE_ENV, PATHPROF_OUT=os.path.join(TMP, "api.pp"))
+    env.pop("PATHPROF_SHM", None)
+    subprocess.run([WRITER, "export", name, "500"], env=env, check=True)
+    d = snap(name)
+    check(counts(d) == {"outer>a>leaf1": 1000, "outer>b>leaf2": 2000}, "api counts %s" % counts(d))
+    os.unlink("/dev/shm/" + name)
+
+
+def listing(path):
+    r = subprocess.run([PATHPROF, "report", "--format", "paths", path], capture_output=True,
+                       text=True, check=True)
+    return r.stdout
+
+
+def test_fork_and_merge():
+    name = TAG + "-fork"
+    out = os.path.join(TMP, "fork.pp")
+    env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_SHM_KEEP="1", PATHPROF_OUT=out)
+    r = subprocess.run([WRITER, "fork", "1000", "500", "300"], env=env, capture_output=True,
+                       text=True, check=True)
+    child = int(r.stdout.split()[1])
+    parent_want = {"outer>a>leaf1": 2000, "outer>b>leaf2": 4000, "forker>inparent": 300}
+    child_want = {"cwork>leaf1": 500, "forker": 1}
+    dp, dc = snap(name), snap("%s.%d" % (name, child))
+    check(counts(dp) == parent_want, "parent segment %s" % counts(dp))
+    check(counts(dc) == child_want, "child segment %s" % counts(dc))
+    check(dc["pid"] == child and dc["events"] == 501 and dc["threads"] == 1, "child header")
+    check(dp["events"] == 2001, "parent events %d" % dp["events"])
+    os.unlink("/dev/shm/" + name)
+    os.unlink("/dev/shm/%s.%d" % (name, child))
+    check(listing(out) == "300|forker>inparent\n2000|outer>a>leaf1\n4000|outer>b>leaf2\n",
+          "parent profile")
+    cout = "%s.%d" % (out, child)
+    check(listing(cout) == "500|cwork>leaf1\n1|forker\n", "child profile")
+
+    # merge: sums, self-merge doubles, associativity on three inputs
+    api = os.path.join(TMP, "api.pp")
+
+    def merge(dst, *srcs):
+        subprocess.run([PATHPROF, "merge", *srcs, "-o", dst], check=True)
+        return dst
+    m = merge(os.path.join(TMP, "m.pp"), out, cout)
+    check(listing(m) == "500|cwork>leaf1\n1|forker\n300|forker>inparent\n"
+          "2000|outer>a>leaf1\n4000|outer>b>leaf2\n", "merged listing %r" % listing(m))
+    mm = merge(os.path.join(TMP, "mm.pp"), out, out)
+    check(listing(mm) == "600|forker>inparent\n4000|outer>a>leaf1\n8000|outer>b>leaf2\n",
+          "self merge %r" % listing(mm))
+    j1 = json.loads(subprocess.run([PATHPROF, "report", "--format", "json", out],
+                                   capture_output=True, check=True).stdout)
+    j2 = json.loads(subprocess.run([PATHPROF, "report", "--format", "json", mm],
+                                   capture_output=True, check=True).stdout)
+    check(strip_counts(j1["paths"]) == strip_counts(j2["paths"]),
+          "self merge changed a percentile")
+    l = merge(os.path.join(TMP, "l.pp"), merge(os.path.join(TMP, "ab.pp"), out, cout), api)
+    rr = merge(os.path.join(TMP, "r.pp"), out, merge(os.path.join(TMP, "bc.pp"), cout, api))
+    check(open(l, "rb").read() == open(rr, "rb").read(), "merge is not associative")
+    r = subprocess.run([PATHPROF, "merge", out], capture_output=True, text=True)
+    check(r.returncode == 2 and "-o OUT" in r.stderr, "merge without -o")
+    junk = os.path.join(TMP, "junk")
+    open(junk, "w").write("not a profile")
+    r = subprocess.run([PATHPROF, "merge", out, junk, "-o", os.path.join(TMP, "x.pp")],
+                       capture_output=True, text=True)
+    check(r.returncode == 1 and r.stderr.count("\n") == 1 and
+          not os.path.exists(os.path.join(TMP, "x.pp")), "merge with a bad input")
+
+
+def strip_counts(paths):
+    """Everything but the counts, which a self-merge doubles."""
+    def strip(v):
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items()
+                    if k not in ("count", "time_ns", "sum_ticks", "bins")}
+        if isinstance(v, list):
+            return [strip(x) for x in v]
+        return v
+    return strip(paths)
+
+
+try:
+    test_concurrent()
+    test_keep_and_export()
+    test_fork_and_merge()
+finally:
+    for f in os.listdir("/dev/shm"):
+        if f.startswith(TAG):
+            os.unlink("/dev/shm/" + f)
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("ok")

@@ -1,0 +1,256 @@
+/* Reader of live segments against good and damaged input. The test exports
+ * its own profile, checks the snapshot's exact counts, then copies the
+ * segment into new objects with one field broken each (magic, version,
+ * sizes, a pointer outside what was handed out, a list that loops) and
+ * checks that opening or reading each gives one clear error, never a crash.
+ * Built with the runtime's sources under ASan/UBSan when available. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pathprof/live.h>
+#include <pathprof/raii.h>
+#include "../runtime/check.h"
+#include "profile.h"
+#include "shm.h"
+#include "slab.h"
+
+/* tests/live/live_test.py patches these header offsets directly. */
+_Static_assert(offsetof(pp__shm_hdr_t, version) == 8, "version offset");
+_Static_assert(offsetof(pp__shm_hdr_t, arena_size) == 40, "arena_size offset");
+_Static_assert(offsetof(pp__shm_hdr_t, used) == 48, "used offset");
+_Static_assert(offsetof(pp__shm_hdr_t, slabs) == 104, "slabs offset");
+
+static volatile int sink;
+
+__attribute__((noinline)) static void leaf(void)
+{
+	PP_GATE("leaf");
+	sink++;
+}
+
+__attribute__((noinline)) static void root(void)
+{
+	PP_ROOT();
+	PP_GATE("root");
+	leaf();
+	leaf();
+}
+
+static char good[64], bad[64];
+
+static const pp_ppath_t *path_of(const pp_profile_t *p, const char *a, const char *b)
+{
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		const pp_ppath_t *q = &p->paths[i];
+		if (q->depth == 2 && !strcmp(p->names[q->names[0]].name, a) &&
+		    !strcmp(p->names[q->names[1]].name, b))
+			return q;
+	}
+	return NULL;
+}
+
+/* A copy of the good segment's used bytes; edited, then written as bad. */
+static char *img;
+static size_t img_used, img_size;
+
+static void write_bad(size_t object_size)
+{
+	shm_unlink(bad);
+	int fd = shm_open(bad, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	CHECK(ftruncate(fd, (off_t)object_size) == 0);
+	size_t n = img_used < object_size ? img_used : object_size;
+	CHECK(pwrite(fd, img, n, 0) == (ssize_t)n);
+	close(fd);
+}
+
+static void fresh(void)
+{
+	memcpy(img, pp__arena.base, img_used);
+}
+
+static pp__shm_hdr_t *H(void)
+{
+	return (pp__shm_hdr_t *)img;
+}
+
+/* Opening (or, when it opens, reading) bad must fail with a message
+ * containing want. */
+static void expect_error(const char *what, size_t object_size, const char *want)
+{
+	write_bad(object_size);
+	pp__shm_view_t v;
+	pp_profile_t p;
+	pp__shm_stats_t st;
+	char err[512] = "";
+	int rc = pp__shm_open(&v, bad + 1, err, sizeof err);
+	if (rc == 0) {
+		rc = pp__shm_snapshot(&v, &p, &st, err, sizeof err);
+		if (rc == 0)
+			pp__profile_free(&p);
+		pp__shm_close(&v);
+	}
+	if (rc == 0 || !strstr(err, want)) {
+		fprintf(stderr, "%s: expected an error with '%s', got rc %d '%s'\n", what, want, rc, err);
+		exit(1);
+	}
+	CHECK(!strchr(err, '\n'));
+	printf("ok %-28s %s\n", what, err);
+}
+
+static uint64_t off_of(const void *p)
+{
+	return (uint64_t)((const char *)p - pp__arena.base);
+}
+
+int main(void)
+{
+	snprintf(good, sizeof good, "/pp-shmtest-%d", (int)getpid());
+	snprintf(bad, sizeof bad, "/pp-shmtest-bad-%d", (int)getpid());
+	pp_disable_exit_dump();
+	pp_set_timing(PP_TIMING_ON, 1);
+	CHECK(pp_shm_export(good + 1, 0) == 0);
+	CHECK(pp_shm_export(good + 1, 0) == -1); /* once only */
+	for (int i = 0; i < 1000; i++)
+		root();
+
+	/* The good segment: wait for the namer, then exact counts. */
+	pp__shm_view_t v;
+	pp_profile_t p;
+	pp__shm_stats_t st;
+	char err[512];
+	CHECK(pp__shm_open(&v, good + 1, err, sizeof err) == 0);
+	for (int tries = 0;; tries++) {
+		CHECK(pp__shm_snapshot(&v, &p, &st, err, sizeof err) == 0);
+		if (st.unnamed_records == 0 && p.npaths == 1)
+			break;
+		pp__profile_free(&p);
+		CHECK(tries < 200);
+		struct timespec d = {0, 10000000};
+		nanosleep(&d, NULL);
+	}
+	const pp_ppath_t *q = path_of(&p, "root", "leaf");
+	CHECK(q);
+	CHECK_EQ_U64(q->count, 2000);
+	CHECK(q->segs);
+	CHECK_EQ_U64(q->segs[1].count, 2000);
+	CHECK_EQ_U64(p.events, 1000);
+	CHECK_EQ_U64(p.records, 2000);
+	CHECK_EQ_U64(p.threads, 1);
+	CHECK_EQ_U64(st.threads_live, 1);
+	CHECK(st.alive && !st.exited);
+	pp__profile_free(&p);
+	/* The pid finds the same segment. */
+	char pid[32];
+	pp__shm_view_t v2;
+	snprintf(pid, sizeof pid, "%d", (int)getpid());
+	CHECK(pp__shm_open(&v2, pid, err, sizeof err) == 0);
+	CHECK_EQ_STR(v2.object, good);
+	pp__shm_close(&v2);
+	pp__shm_close(&v);
+
+	img_used = pp__arena.hdr->used;
+	img_size = pp__arena.size;
+	img = malloc(img_used);
+	CHECK(img);
+	fresh();
+	/* An unchanged copy reads fine: the checks below fail for their
+	 * own reason only. */
+	write_bad(img_size);
+	CHECK(pp__shm_open(&v, bad + 1, err, sizeof err) == 0);
+	CHECK(pp__shm_snapshot(&v, &p, &st, err, sizeof err) == 0);
+	CHECK_EQ_U64(path_of(&p, "root", "leaf")->count, 2000);
+	pp__profile_free(&p);
+	pp__shm_close(&v);
+
+	pp__slab_t *s = pp__slab_first();
+	while (s && !s->head)
+		s = s->next_all;
+	CHECK(s);
+	pp__path_t *rp = s->head;
+	pp__segrt_t *g = (pp__segrt_t *)rp->seg;
+	CHECK(g);
+	uint32_t row = 0;
+	while (row < PP_HIST_ROWS && !g[1].rows[row])
+		row++;
+	CHECK(row < PP_HIST_ROWS);
+
+	fresh();
+	H()->magic[0] ^= 1;
+	expect_error("bad magic", img_size, "bad magic");
+	fresh();
+	H()->version = 99;
+	expect_error("wrong version", img_size, "layout version 99");
+	fresh();
+	H()->path_size++;
+	expect_error("wrong path size", img_size, "path size");
+	fresh();
+	expect_error("truncated below a header", 100, "truncated: 100 bytes");
+	fresh();
+	expect_error("truncated arena", 65536, "truncated: the header says");
+	fresh();
+	H()->used = img_size + 4096;
+	expect_error("used beyond the mapping", img_size, "outside the");
+	fresh();
+	H()->used = 0;
+	expect_error("used below the header", img_size, "outside the");
+	fresh();
+	H()->base += 8;
+	expect_error("unaligned base", img_size, "not page-aligned");
+	fresh();
+	H()->slabs = H()->base + img_used + 4096;
+	expect_error("slab beyond used", img_size, "lies outside");
+	fresh();
+	H()->slabs = H()->base - 4096;
+	expect_error("slab below the arena", img_size, "lies outside");
+	fresh();
+	H()->slabs = H()->base + 16;
+	expect_error("slab in the header", img_size, "lies outside");
+	fresh();
+	((pp__slab_t *)(img + off_of(s)))->pub.magic = 0;
+	expect_error("slab magic", img_size, "bad magic");
+	fresh();
+	((pp__slab_t *)(img + off_of(s)))->next_all = s;
+	expect_error("slab list loop", img_size, "loops");
+	fresh();
+	((pp__path_t *)(img + off_of(rp)))->next = rp;
+	expect_error("path list loop", img_size, "loops");
+	fresh();
+	((pp__path_t *)(img + off_of(rp)))->depth = 0;
+	expect_error("path depth 0", img_size, "bad depth");
+	fresh();
+	((pp__path_t *)(img + off_of(rp)))->depth = 0xffffffffu;
+	expect_error("path depth huge", img_size, "bad depth");
+	fresh();
+	((pp__path_t *)(img + off_of(rp)))->depth = (uint32_t)((img_used - off_of(rp)) / 8);
+	expect_error("path keys past used", img_size, "runs past");
+	fresh();
+	((pp__slab_t *)(img + off_of(s)))->head = (pp__path_t *)(pp__arena.base + img_used);
+	expect_error("path beyond used", img_size, "lies outside");
+	fresh();
+	((pp__path_t *)(img + off_of(rp)))->seg = (struct pp__seg *)(pp__arena.base + img_used - 64);
+	expect_error("timing beyond used", img_size, "timing of path");
+	fresh();
+	((pp__segrt_t *)(img + off_of(g)))[1].rows[row] = (uint32_t)(img_used >> 7);
+	expect_error("histogram row beyond used", img_size, "histogram row");
+	fresh();
+	H()->names = img_used + 8;
+	expect_error("name record beyond used", img_size, "name record");
+	fresh();
+	pp__shm_name_t *nr = (pp__shm_name_t *)(img + H()->names);
+	nr->name_len = 0x7fffffff;
+	expect_error("name length huge", img_size, "damaged");
+	fresh();
+	nr = (pp__shm_name_t *)(img + H()->names);
+	nr->next = H()->names;
+	expect_error("name list loop", img_size, "loops");
+
+	shm_unlink(bad);
+	free(img);
+	return 0;
+}
