@@ -1,0 +1,248 @@
+/* `pathprof run`: the first command a new user tries. It runs a program built
+ * with any injector with the PATHPROF_* environment set from its options,
+ * waits for it, then prints the profile it wrote with `pathprof report`, and
+ * exits with the program's own status so that it can stand in scripts. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+static void help(void)
+{
+	fputs("usage: pathprof run [options] [--] PROGRAM [ARGS...]\n"
+	      "\n"
+	      "Run PROGRAM (built with a pathprof injector: see docs/getting-started-*.md),\n"
+	      "then print the profile it wrote at exit. The exit status is PROGRAM's.\n"
+	      "\n"
+	      "options:\n"
+	      "  --out FILE        where the program writes its profile (PATHPROF_OUT;\n"
+	      "                    default: $PATHPROF_OUT, else PROGRAM.pathprof here);\n"
+	      "                    kept after the run for 'pathprof report'\n"
+	      "  --timing MODE     'on' (default), 'off' or 'sample:N' (PATHPROF_TIMING)\n"
+	      "  --xray PATTERN    XRay builds: arm 'all' or the functions matching the\n"
+	      "                    glob PATTERN before main (PATHPROF_XRAY; default: all)\n"
+	      "  --top N           paths shown in the text report (default 20; 0: all)\n"
+	      "  --format FMT      report format, as 'pathprof report --format'\n"
+	      "  -h, --help        show this help\n"
+	      "\n"
+	      "Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
+	      "not be started; 2 for a bad command line.\n",
+	      stdout);
+}
+
+enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT };
+
+static const struct option longopts[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "timing", required_argument, NULL, OPT_TIMING },
+	{ "xray", required_argument, NULL, OPT_XRAY },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The runtime warns and falls back on a bad value; here the user is at the
+ * command line, so a typo stops before the program runs. */
+static int timing_ok(const char *s)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "off"))
+		return 1;
+	if (strncmp(s, "sample:", 7) != 0 || !s[7])
+		return 0;
+	for (const char *c = s + 7; *c; c++)
+		if (*c < '0' || *c > '9')
+			return 0;
+	return strtoull(s + 7, NULL, 10) > 0;
+}
+
+/* The profile's name as the child's runtime spells it: %p is the pid. */
+static char *expand_pid(const char *tmpl, pid_t pid)
+{
+	size_t n = strlen(tmpl) + 1;
+	for (const char *c = tmpl; (c = strstr(c, "%p")); c += 2)
+		n += 20;
+	char *s = malloc(n), *o = s;
+	if (!s)
+		return NULL;
+	for (const char *c = tmpl; *c;) {
+		if (c[0] == '%' && c[1] == 'p') {
+			o += sprintf(o, "%ld", (long)pid);
+			c += 2;
+		} else {
+			*o++ = *c++;
+		}
+	}
+	*o = 0;
+	return s;
+}
+
+static char *default_out(const char *program)
+{
+	const char *base = strrchr(program, '/');
+	base = base ? base + 1 : program;
+	char *s = malloc(strlen(base) + sizeof ".pathprof");
+	if (s)
+		sprintf(s, "%s.pathprof", base);
+	return s;
+}
+
+/* fork + exec + wait, with SIGINT and SIGQUIT left to the child as system()
+ * does: Ctrl-C stops the program, and this process stays to report. */
+static int run_child(char **argv, pid_t *pid_out)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		cli_error("run: cannot start '%s': %s", argv[0], strerror(errno));
+		return 127;
+	}
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		execvp(argv[0], argv);
+		int e = errno;
+		cli_error("run: cannot run '%s': %s", argv[0], strerror(e));
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	*pid_out = pid;
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			cli_error("run: waiting for '%s': %s", argv[0], strerror(errno));
+			st = 127 << 8;
+			break;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (WIFSIGNALED(st)) {
+		cli_error("run: '%s' was killed by signal %d (%s); a profile is written only at a normal exit",
+			  argv[0], WTERMSIG(st), strsignal(WTERMSIG(st)));
+		return 128 + WTERMSIG(st);
+	}
+	return WEXITSTATUS(st);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *format = NULL;
+	int c;
+	uint64_t v;
+
+	optind = 0;
+	opterr = 0;
+	/* '+': the first non-option is PROGRAM; its own options are its own. */
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_OUT:
+			out = optarg;
+			break;
+		case OPT_TIMING:
+			if (!timing_ok(optarg)) {
+				cli_error("run: --timing: '%s' is not 'on', 'off' or 'sample:N' (N > 0)", optarg);
+				return CLI_USAGE;
+			}
+			timing = optarg;
+			break;
+		case OPT_XRAY:
+			if (!*optarg) {
+				cli_error("run: --xray: expected 'all' or a function-name pattern");
+				return CLI_USAGE;
+			}
+			xray = optarg;
+			break;
+		case OPT_TOP:
+			if (cli_parse_u64("run: --top", optarg, UINT32_MAX, &v) < 0)
+				return CLI_USAGE;
+			top = optarg;
+			break;
+		case OPT_FORMAT: {
+			pp_report_format_t f;
+			if (pp__report_format_parse(optarg, &f) < 0) {
+				cli_error("run: --format: '%s' is not a report format (see 'pathprof report --help')",
+					  optarg);
+				return CLI_USAGE;
+			}
+			format = optarg;
+			break;
+		}
+		case 'h':
+			help();
+			return cli_output_close(stdout, NULL);
+		default:
+			return cli_bad_option("run", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		cli_error("run: no program given (see 'pathprof run --help')");
+		return CLI_USAGE;
+	}
+	char **prog = argv + optind;
+
+	char *owned = NULL;
+	if (!out)
+		out = getenv("PATHPROF_OUT");
+	if (!out || !*out)
+		out = owned = default_out(prog[0]);
+	if (!out) {
+		cli_error("run: out of memory");
+		return CLI_FAIL;
+	}
+	/* Unset, PATHPROF_XRAY leaves an XRay build unarmed: nothing would be
+	 * counted, which is never what "run and show me" means. Other builds
+	 * ignore it. */
+	if (!xray)
+		xray = getenv("PATHPROF_XRAY") ? getenv("PATHPROF_XRAY") : "all";
+	if (setenv("PATHPROF_OUT", out, 1) || setenv("PATHPROF_TIMING", timing, 1) ||
+	    setenv("PATHPROF_XRAY", xray, 1)) {
+		cli_error("run: cannot set the environment: %s", strerror(errno));
+		free(owned);
+		return CLI_FAIL;
+	}
+	/* A profile left by an earlier run must not pass for this one's. */
+	if (!strstr(out, "%p"))
+		unlink(out);
+
+	pid_t pid = 0;
+	int status = run_child(prog, &pid);
+	char *file = pid ? expand_pid(out, pid) : NULL;
+	if (file && access(file, R_OK) == 0) {
+		char *rargv[8];
+		int n = 0;
+		rargv[n++] = (char *)"report";
+		if (top) {
+			rargv[n++] = (char *)"--top";
+			rargv[n++] = (char *)top;
+		}
+		if (format) {
+			rargv[n++] = (char *)"--format";
+			rargv[n++] = (char *)format;
+		}
+		rargv[n++] = (char *)"--";
+		rargv[n++] = file;
+		rargv[n] = NULL;
+		int rc = cmd_report(n, rargv);
+		if (rc == CLI_OK && (!format || !strcmp(format, "text")))
+			fprintf(stderr, "pathprof: profile kept in %s ('pathprof report %s' shows it again)\n",
+				file, file);
+	} else if (pid && status < 126) {
+		cli_error("run: '%s' wrote no profile to %s: was it built with a pathprof injector "
+			  "(pathprof-cc --via=..., docs/getting-started-cyg.md) and did any gate run?",
+			  prog[0], file ? file : out);
+	}
+	free(file);
+	free(owned);
+	return status;
+}
