@@ -1,0 +1,71 @@
+#!/bin/sh
+# The wrapper's refusals: each combination that cannot work must print exactly
+# one documented line, exit 2, and leave no output file behind.
+# usage: refuse.sh WRAPPER BUILDROOT HAVE_PLUGIN HAVE_XRAY
+set -u
+wrapper=$1 build=$2 have_plugin=$3 have_xray=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-refuse.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+echo 'int main(void) { return 0; }' >x.c
+PKG_CONFIG_PATH=$build/meson-uninstalled
+export PKG_CONFIG_PATH
+fails=0
+
+# A compiler that only says it is clang 99, for the LLVM-major refusal.
+cat >fakeclang <<'EOT'
+#!/bin/sh
+printf '#define __clang__ 1\n#define __clang_major__ 99\n#define __GNUC__ 4\n'
+EOT
+chmod +x fakeclang
+
+refuse() { # expected-line wrapper-args...
+	want=$1
+	shift
+	rm -f out.o
+	"$wrapper" "$@" >stdout 2>stderr
+	st=$?
+	got=$(cat stderr)
+	if [ "$st" -ne 2 ] || [ "$got" != "$want" ] || [ -s stdout ] || [ -e out.o ]; then
+		echo "FAIL: pathprof-cc $*"
+		echo "  status $st (want 2)"
+		echo "  got:  $got"
+		echo "  want: $want"
+		fails=$((fails + 1))
+	fi
+}
+
+refuse "pathprof-cc: choose an injector with --via=raii, --via=cyg, --via=xray or --via=plugin (or set PATHPROF_VIA)." \
+	gcc -c x.c -o out.o
+refuse "pathprof-cc: --via=gprof is not an injector: use raii, cyg, xray or plugin." \
+	--via=gprof gcc -c x.c -o out.o
+refuse "pathprof-cc: --xray-list applies to --via=xray, not --via=cyg." \
+	--via=cyg --xray-list=l.txt gcc -c x.c -o out.o
+refuse "pathprof-cc: --plugin-mode=some is not a mode: use annotated, all or list." \
+	--via=plugin --plugin-mode=some clang -c x.c -o out.o
+refuse "pathprof-cc: --plugin-mode=list needs --plugin-list=FILE." \
+	--via=plugin --plugin-mode=list clang -c x.c -o out.o
+refuse "pathprof-cc: --xray-threshold=many is not a number of instructions." \
+	--via=xray --xray-threshold=many clang -c x.c -o out.o
+if command -v clang >/dev/null 2>&1; then
+	refuse "pathprof-cc: --exclude-files and --exclude-functions need gcc: clang has no -finstrument-functions-exclude-*-list (mark functions PP_NOINSTR instead)." \
+		--via=cyg --exclude-files=vendor/ clang -c x.c -o out.o
+fi
+if [ "$have_xray" = 1 ]; then
+	refuse "pathprof-cc: the xray injector needs clang: 'gcc' is not clang, and only clang emits XRay sleds (use --via=cyg or --via=raii with it)." \
+		--via=xray gcc -c x.c -o out.o
+	refuse "pathprof-cc: the xray injector needs clang: 'gcc' is not clang, and only clang emits XRay sleds (use --via=cyg or --via=raii with it)." \
+		--via=xray gcc x.c -o out.o
+fi
+if [ "$have_plugin" = 1 ]; then
+	refuse "pathprof-cc: the plugin injector needs clang: 'gcc' is not clang, and only clang loads LLVM pass plugins (use --via=cyg or --via=raii with it)." \
+		--via=plugin gcc -c x.c -o out.o
+	major=$(pkg-config --variable=llvm_major pathprof-plugin)
+	clang=$(pkg-config --variable=clang pathprof-plugin)
+	refuse "pathprof-cc: the pathprof pass plugin was built for LLVM $major but './fakeclang' is clang 99: use clang $major ($clang) or rebuild pathprof with -Dllvm_config=llvm-config-99." \
+		--via=plugin ./fakeclang -c x.c -o out.o
+else
+	refuse "pathprof-cc: the plugin injector is not available: no pkg-config module pathprof-plugin in $build/meson-uninstalled (pathprof was built without it)." \
+		--via=plugin clang -c x.c -o out.o
+fi
+[ "$fails" -eq 0 ] || { echo "refuse.sh: $fails refusal(s) wrong"; exit 1; }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# `pathprof run`: sets the environment, prints the report after the program
+# exits, keeps the profile, and exits with the program's status (128+N for a
+# signal, 127 when it cannot start, 2 for a bad command line).
+# usage: run.sh PATHPROF WRAPPER BUILDROOT SRCDIR
+set -u
+pathprof=$1 wrapper=$2 build=$3 srcdir=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+PKG_CONFIG_PATH=$build/meson-uninstalled
+export PKG_CONFIG_PATH
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+expect() { # what want-status got-status file want-text
+	[ "$3" -eq "$2" ] || fail "$1: status $3, want $2"
+	printf '%s\n' "$5" >want
+	diff -u want "$4" >/dev/null || { fail "$1: output differs"; diff -u want "$4"; }
+}
+
+"$wrapper" --via=cyg gcc -O0 -g "$srcdir/status.c" -o status || { echo "run.sh: build failed"; exit 1; }
+
+"$pathprof" run --format paths -- ./status 3 xx >out 2>err
+expect "exit 3, paths" 3 $? out "2|main>work"
+[ -s status.pathprof ] || fail "default --out: status.pathprof not kept"
+
+"$pathprof" run --top 5 ./status 0 >out 2>err
+st=$?
+[ "$st" -eq 0 ] || fail "text report: status $st"
+grep -q '^pathprof report' out && grep -q ' main > work$' out || { fail "text report: no header or path"; cat out; }
+grep -qx "pathprof: profile kept in status.pathprof ('pathprof report status.pathprof' shows it again)" err ||
+	{ fail "text report: no 'profile kept' line"; cat err; }
+
+PATHPROF_OUT=ignored.pathprof "$pathprof" run --timing off --out "o.%p.pathprof" --format paths ./status 7 a b c >out 2>err
+expect "--out with %p, --timing off" 7 $? out "4|main>work"
+[ ! -e ignored.pathprof ] || fail "--out did not override PATHPROF_OUT"
+ls o.*.pathprof >/dev/null 2>&1 || fail "--out with %p: no o.<pid>.pathprof"
+
+"$pathprof" run ./status kill >out 2>err
+expect "killed by SIGTERM" 143 $? err "pathprof: run: './status' was killed by signal 15 (Terminated); a profile is written only at a normal exit"
+
+"$pathprof" run -- ./no-such-program >out 2>err
+expect "missing program" 127 $? err "pathprof: run: cannot run './no-such-program': No such file or directory"
+
+"$pathprof" run --out plain.pathprof -- sh -c 'exit 5' >out 2>err
+expect "program without pathprof" 5 $? err "pathprof: run: 'sh' wrote no profile to plain.pathprof: was it built with a pathprof injector (pathprof-cc --via=..., docs/getting-started-cyg.md) and did any gate run?"
+
+"$pathprof" run --timing fast -- ./status 0 >out 2>err
+expect "bad --timing" 2 $? err "pathprof: run: --timing: 'fast' is not 'on', 'off' or 'sample:N' (N > 0)"
+"$pathprof" run --format pdf -- ./status 0 >out 2>err
+expect "bad --format" 2 $? err "pathprof: run: --format: 'pdf' is not a report format (see 'pathprof report --help')"
+"$pathprof" run >out 2>err
+expect "no program" 2 $? err "pathprof: run: no program given (see 'pathprof run --help')"
+
+[ "$fails" -eq 0 ] || { echo "run.sh: $fails check(s) failed"; exit 1; }
