@@ -1,0 +1,54 @@
+#!/bin/sh
+# `pathprof diff` on known profiles (diff_profiles): a profile against itself
+# is all zero with no verdict but "no clear change"; B's parse stage is twice
+# as slow, so its path alone is flagged slower, from files and from
+# directories of runs; the outputs are compared byte for byte.
+# usage: diff_test.sh PATHPROF DIFF_PROFILES EXPECTED_DIR WORK_DIR
+set -u
+pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+gen=$2 exp=$3 dir=$4/diff-test.$$
+mkdir -p "$dir" || exit 1
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+"$gen" "$dir" || { echo "FAIL: diff_profiles"; exit 1; }
+
+# check NAME ARGS...: run diff in $dir (relative paths in the output) and
+# compare with expected/NAME.
+check() {
+	name=$1
+	shift
+	(cd "$dir" && "$pp" diff "$@") >"$dir/$name" 2>"$dir/err" || fail "$name: exit $?: $(cat "$dir/err")"
+	if [ -n "${UPDATE_EXPECTED:-}" ]; then cp "$dir/$name" "$exp/$name"; fi
+	cmp -s "$exp/$name" "$dir/$name" || fail "$name differs: $(diff "$exp/$name" "$dir/$name" | head -20)"
+}
+check diff-same.txt a.pathprof a.pathprof
+check diff-files.txt a.pathprof b.pathprof
+check diff-files.json --format json a.pathprof b.pathprof
+check diff-dirs.txt runs-a runs-b
+check diff-dirs.json --format json runs-a runs-b
+check diff-noise.txt runs-a runs-a2
+
+# The verdicts themselves, so a wrong expected file cannot hide them.
+verdict() { # FILE PATH-SUFFIX VERDICT
+	grep -E "^[0-9]+ +$3 .*  $2\$" "$dir/$1" >/dev/null || fail "$1: '$2' is not '$3'"
+}
+for f in diff-files.txt diff-dirs.txt; do
+	verdict $f "main > parse > leaf" slower
+	verdict $f "main > validate" "no clear change"
+done
+verdict diff-same.txt "main > parse > leaf" "no clear change"
+verdict diff-noise.txt "main > parse > leaf" "no clear change"
+verdict diff-noise.txt "main > validate" "no clear change"
+grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" && fail "a verdict where nothing changed"
+grep -q '"change": "B - A"' "$dir/diff-files.json" || fail "json lacks the sign convention"
+python3 -c 'import json,sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' \
+	"$dir/diff-files.json" "$dir/diff-dirs.json" 2>/dev/null || fail "json does not parse"
+
+# Errors.
+"$pp" diff "$dir/a.pathprof" >/dev/null 2>&1; [ $? = 2 ] || fail "one argument: not 2"
+"$pp" diff "$dir/a.pathprof" "$dir/nope" >/dev/null 2>"$dir/err"; [ $? = 1 ] || fail "missing B: not 1"
+mkdir "$dir/emptydir"
+"$pp" diff "$dir/emptydir" "$dir/a.pathprof" >/dev/null 2>"$dir/err"; [ $? = 1 ] || fail "empty dir: not 1"
+grep -q "no \*.pathprof files" "$dir/err" || fail "empty dir message: $(cat "$dir/err")"
+exit $((fails > 0))
