@@ -13,6 +13,7 @@
 #endif
 
 static const cli_cmd_t commands[] = {
+	{ "diff", cmd_diff, "compare two profiles (or two directories of runs): B - A per path" },
 	{ "replay", cmd_replay, "rebuild the profile of a recorded trace (PATHPROF_TRACE)" },
 	{ "report", cmd_report, "print a profile: text summary, JSON, or the canonical path listing" },
 	{ "top", cmd_top, "live view of a running program's profile (PATHPROF_SHM)" },
