@@ -15,6 +15,7 @@
 
 #include <pathprof/pathprof.h>
 #include "map.h"
+#include "profile_merge.h"
 #include "report.h"
 #include "runtime.h"
 #include "slab.h"
@@ -174,57 +175,6 @@ out:
 	return rc;
 }
 
-static int by_id(const void *a, const void *b)
-{
-	uint64_t x = ((const pp_ppath_t *)a)->id, y = ((const pp_ppath_t *)b)->id;
-	return x < y ? -1 : x > y;
-}
-
-static const pp_name_t *sort_names_base;
-static int by_name(const void *a, const void *b)
-{
-	const pp_name_t *x = &sort_names_base[*(const uint32_t *)a];
-	const pp_name_t *y = &sort_names_base[*(const uint32_t *)b];
-	int r = strcmp(x->name, y->name);
-	if (!r)
-		r = strcmp(x->file, y->file);
-	if (!r)
-		r = (x->line > y->line) - (x->line < y->line);
-	return r;
-}
-
-/* Names and paths in a canonical order, independent of thread scheduling. */
-static int canonical_order(pp_profile_t *p)
-{
-	uint32_t n = p->nnames;
-	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
-	uint32_t *remap = malloc((n ? n : 1) * sizeof *remap);
-	pp_name_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
-	if (!order || !remap || !sorted) {
-		free(order);
-		free(remap);
-		free(sorted);
-		return -1;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_names_base = p->names;
-	qsort(order, n, sizeof *order, by_name);
-	for (uint32_t i = 0; i < n; i++) {
-		sorted[i] = p->names[order[i]];
-		remap[order[i]] = i;
-	}
-	free(p->names);
-	p->names = sorted;
-	for (uint32_t i = 0; i < p->npaths; i++)
-		for (uint32_t j = 0; j < p->paths[i].depth; j++)
-			p->paths[i].names[j] = remap[p->paths[i].names[j]];
-	qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
-	free(order);
-	free(remap);
-	return 0;
-}
-
 int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 {
 	pp__init();
@@ -253,7 +203,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 			rc = add_path(&c, fe, q);
 	}
 	if (rc == 0)
-		rc = canonical_order(p);
+		rc = pp__profile_canonical(p);
 	p->records = p->drops_table;
 	for (uint32_t i = 0; i < p->npaths; i++)
 		p->records += p->paths[i].count;

@@ -24,6 +24,7 @@ typedef struct cli_cmd {
 } cli_cmd_t;
 
 int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_top(int argc, char **argv);

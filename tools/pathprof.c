@@ -13,6 +13,7 @@
 #endif
 
 static const cli_cmd_t commands[] = {
+	{ "run", cmd_run, "run a program with profiling set up and print its report when it exits" },
 	{ "diff", cmd_diff, "compare two profiles (or two directories of runs): B - A per path" },
 	{ "replay", cmd_replay, "rebuild the profile of a recorded trace (PATHPROF_TRACE)" },
 	{ "report", cmd_report, "print a profile: text summary, JSON, or the canonical path listing" },
