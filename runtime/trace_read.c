@@ -355,7 +355,8 @@ int pp__trace_load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 	 * a thread's sequence is a chunk lost in a damaged stretch. */
 	for (uint32_t i = 0; i < tr->nthreads; i++) {
 		pp_trace_thread_t *t = &tr->threads[i];
-		qsort(t->chunks, t->nchunks, sizeof *t->chunks, by_seq);
+		if (t->nchunks)
+			qsort(t->chunks, t->nchunks, sizeof *t->chunks, by_seq);
 		uint64_t want = 0;
 		for (uint32_t j = 0; j < t->nchunks; j++) {
 			if (t->chunks[j].seq > want)
@@ -367,7 +368,8 @@ int pp__trace_load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 	/* Gaps and the end record's count see the same losses two ways. */
 	if (close_deficit > tr->chunks_missing)
 		tr->chunks_missing = close_deficit;
-	qsort(tr->threads, tr->nthreads, sizeof *tr->threads, by_stream);
+	if (tr->nthreads)
+		qsort(tr->threads, tr->nthreads, sizeof *tr->threads, by_stream);
 	return tr->bytes_lost || tr->chunks_missing || !tr->closed ? 1 : 0;
 oom:
 	snprintf(err, errlen, "%s: out of memory", path);

@@ -367,7 +367,8 @@ static row_t *build_rows(side_t *sd, uint32_t *nrows, double min_change)
 		stats(&rows[r], sd, min_change);
 	}
 	pp__map_free(&ids);
-	qsort(rows, n, sizeof *rows, by_impact);
+	if (n)
+		qsort(rows, n, sizeof *rows, by_impact);
 	*nrows = n;
 	return rows;
 oom:
