@@ -56,11 +56,20 @@ static void arena_reserve(void)
 {
 	size_t size = pp__config.arena_mb << 20;
 	char *p = map_anon(size);
+	/* Some environments cap address space (ulimit -v, valgrind): halve the
+	 * reservation until it fits rather than run unprofiled, and say so. */
+	while (!p && size > (16u << 20)) {
+		size /= 2;
+		p = map_anon(size);
+	}
 	if (!p) {
 		pp__warn("cannot reserve %zu MiB for the arena: %s; profiling is off",
 			 pp__config.arena_mb, strerror(errno));
 		return;
 	}
+	if (size != pp__config.arena_mb << 20 && getenv("PATHPROF_ARENA_MB"))
+		pp__warn("PATHPROF_ARENA_MB=%zu does not fit in the address space; using %zu MiB",
+			 pp__config.arena_mb, size >> 20);
 	pp__arena.base = p;
 	pp__arena.size = size;
 	pp__arena.used = PP__ARENA_HDR_BYTES;
