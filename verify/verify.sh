@@ -1,9 +1,11 @@
 #!/bin/sh
 # verify: the four front-ends must report the same paths. Builds the feed
 # example (C) and the C++ workload through raii, cyg, xray and the plugin with
-# clang and through raii and cyg with gcc, runs each build twice and compares
-# the canonical path listings, the stable path ids and the workloads' own
-# --expect oracles. Prints a PASS/FAIL table; exits 1 on any mismatch.
+# clang and through raii and cyg with gcc, runs each build twice (recording a
+# trace the second time) and compares the canonical path listings across runs,
+# builds, the replayed trace and the workloads' own --expect oracles, plus the
+# stable path ids and the drop counters. Prints a PASS/FAIL table (docs/verify.md);
+# exits 1 on any mismatch.
 # usage: verify.sh BUILD_DIR [-O2|-O0|...]   (a built pathprof Meson build;
 #        the optimisation level of the workloads, -O2 by default)
 # Compilers: VERIFY_CLANG, VERIFY_CLANGXX (raii, cyg, xray), VERIFY_PLUGIN_CLANG,
@@ -41,13 +43,17 @@ pathids=$root/verify/pathids.py
 
 # Workload sizes: small enough for a couple of seconds per build on two
 # cores, large enough that every path of both workloads occurs many times.
-feed_args="--seed 42 --messages 20000"
-feed_events=20000
-wl_args="--seed 42 --events 20000 --threads 4"
-wl_events=80000
+# workload_args WORKLOAD: its arguments and the events they make (into args, events).
+workload_args()
+{
+	case $1 in
+	feed) args="--seed 42 --messages 20000" events=20000 ;;
+	wl) args="--seed 42 --events 20000 --threads 4" events=80000 ;;
+	esac
+}
 
 builds="clang-raii clang-cyg clang-xray clang-plugin gcc-raii gcc-cyg"
-ref=clang-raii
+ref="clang-raii"
 
 # Every piece must be there: CI installs clang and builds the plugin, so a
 # missing one is a failure, never a skip.
@@ -156,20 +162,35 @@ build_wl()
 }
 
 # run_one BUILD DIR N ARGS: run N of a build; the two runs use different
-# timing modes, which must not change a count.
+# timing modes, which must not change a count, and run 2 also records a
+# trace for the replay check.
 run_one()
 {
-	case $3 in 1) timing=on ;; *) timing=sample:3 ;; esac
-	case $1 in *-xray) xr=all ;; *) xr= ;; esac
+	set -- "$1" "$2" "$3" "$4" PATHPROF_OUT="$2/run$3.pathprof"
+	case $3 in
+	1) set -- "$@" PATHPROF_TIMING=on ;;
+	*) set -- "$@" PATHPROF_TIMING=sample:3 PATHPROF_TRACE="$2/run$3.trace" ;;
+	esac
+	case $1 in *-xray) set -- "$@" PATHPROF_XRAY=all ;; esac
+	d=$2 n=$3 a=$4
+	shift 4
 	# shellcheck disable=SC2086
-	PATHPROF_OUT="$2/run$3.pathprof" PATHPROF_TIMING=$timing PATHPROF_XRAY=$xr \
-		"$2/prog" $4 >"$2/run$3.out" 2>"$2/run$3.err" || {
-		echo "exit status $?" >>"$2/run$3.err"
+	env "$@" "$d/prog" $a >"$d/run$n.out" 2>"$d/run$n.err" || {
+		echo "exit status $?" >>"$d/run$n.err"
 		return 1
 	}
-	[ ! -s "$2/run$3.err" ] || return 1
-	"$cli" report --format paths "$2/run$3.pathprof" >"$2/run$3.paths" 2>>"$2/run$3.err" &&
-		"$cli" report --format json "$2/run$3.pathprof" >"$2/run$3.json" 2>>"$2/run$3.err"
+	[ ! -s "$d/run$n.err" ] || return 1
+	"$cli" report --format paths "$d/run$n.pathprof" >"$d/run$n.paths" 2>>"$d/run$n.err" &&
+		"$cli" report --format json "$d/run$n.pathprof" >"$d/run$n.json" 2>>"$d/run$n.err"
+}
+
+# replay DIR: the profile rebuilt from run 2's trace, as a listing and ids.
+replay()
+{
+	"$cli" replay -o "$1/replay.pathprof" "$1/run2.trace" &&
+		"$cli" report --format paths "$1/replay.pathprof" >"$1/replay.paths" &&
+		"$cli" report --format json "$1/replay.pathprof" >"$1/replay.json" &&
+		"$python" "$pathids" "$1/replay.json" >"$1/replay.ids"
 }
 
 # Build everything first, two at a time (the machine has two cores).
@@ -193,28 +214,28 @@ done
 wait
 
 for wl in feed wl; do
-	eval "args=\$${wl}_args events=\$${wl}_events"
+	workload_args "$wl"
 	for b in $builds; do
 		d=$work/$wl/$b
 		if [ ! -e "$d/built" ]; then
-			row $wl $b build FAIL "see $d/build.log"
+			row "$wl" "$b" build FAIL "see $d/build.log"
 			sed -n '1,20p' "$d/build.log"
 			continue
 		fi
-		row $wl $b build PASS
-		if ! run_one $b "$d" 1 "$args" || ! run_one $b "$d" 2 "$args"; then
-			row $wl $b run FAIL
+		row "$wl" "$b" build PASS
+		if ! run_one "$b" "$d" 1 "$args" || ! run_one "$b" "$d" 2 "$args"; then
+			row "$wl" "$b" run FAIL
 			echo "--- $wl/$b: run failed:"
 			cat "$d"/run*.err
 			continue
 		fi
-		row $wl $b run PASS
+		row "$wl" "$b" run PASS
 		: >"$d/ran"
 
 		if cmp -s "$d/run1.paths" "$d/run2.paths"; then
-			row $wl $b 2-runs PASS
+			row "$wl" "$b" 2-runs PASS
 		else
-			row $wl $b 2-runs FAIL
+			row "$wl" "$b" 2-runs FAIL
 			show "$wl/$b: run 2 differs from run 1 (- run 1, + run 2)" "$d/run1.paths" "$d/run2.paths"
 		fi
 
@@ -222,19 +243,31 @@ for wl in feed wl; do
 		"$d/prog" $args --expect | sort >"$d/expect"
 		sort "$d/run1.paths" >"$d/run1.sorted"
 		if [ -s "$d/expect" ] && cmp -s "$d/expect" "$d/run1.sorted"; then
-			row $wl $b oracle PASS
+			row "$wl" "$b" oracle PASS
 		else
-			row $wl $b oracle FAIL
+			row "$wl" "$b" oracle FAIL
 			show "$wl/$b: listing differs from --expect (- expected, + got)" "$d/expect" "$d/run1.sorted"
 		fi
 
 		fe=${b#*-}
-		if "$python" "$pathids" --events $events --frontend $fe "$d/run1.json" >"$d/ids" 2>"$d/ids.err"; then
-			row $wl $b counters PASS
+		if "$python" "$pathids" --events "$events" --frontend "$fe" "$d/run1.json" >"$d/ids" 2>"$d/ids.err"; then
+			row "$wl" "$b" counters PASS
 		else
-			row $wl $b counters FAIL
+			row "$wl" "$b" counters FAIL
 			echo "--- $wl/$b: counters:"
 			cat "$d/ids.err"
+		fi
+
+		if ! replay "$d" >"$d/replay.err" 2>&1; then
+			row "$wl" "$b" replay FAIL
+			echo "--- $wl/$b: replay failed:"
+			cat "$d/replay.err"
+		elif cmp -s "$d/run2.paths" "$d/replay.paths" && cmp -s "$d/ids" "$d/replay.ids"; then
+			row "$wl" "$b" replay PASS
+		else
+			row "$wl" "$b" replay FAIL
+			show "$wl/$b: replay of run 2's trace differs (- run 2, + replay)" "$d/run2.paths" "$d/replay.paths"
+			show "$wl/$b: ids of the replay differ (- run 1, + replay)" "$d/ids" "$d/replay.ids"
 		fi
 	done
 
@@ -242,21 +275,23 @@ for wl in feed wl; do
 	r=$work/$wl/$ref
 	for b in $builds; do
 		d=$work/$wl/$b
-		[ "$b" != $ref ] && [ -e "$d/ran" ] || continue
+		if [ "$b" = "$ref" ] || [ ! -e "$d/ran" ]; then
+			continue
+		fi
 		if [ ! -e "$r/ran" ]; then
-			row $wl $b "=$ref" FAIL "reference did not run"
+			row "$wl" "$b" "=$ref" FAIL "reference did not run"
 			continue
 		fi
 		if cmp -s "$r/run1.paths" "$d/run1.paths"; then
-			row $wl $b "=$ref" PASS
+			row "$wl" "$b" "=$ref" PASS
 		else
-			row $wl $b "=$ref" FAIL
+			row "$wl" "$b" "=$ref" FAIL
 			show "$wl/$b: listing differs from $ref (- $ref, + $b)" "$r/run1.paths" "$d/run1.paths"
 		fi
 		if [ -s "$d/ids" ] && cmp -s "$r/ids" "$d/ids"; then
-			row $wl $b "ids" PASS
+			row "$wl" "$b" "ids" PASS
 		else
-			row $wl $b "ids" FAIL
+			row "$wl" "$b" "ids" FAIL
 			show "$wl/$b: stable ids differ from $ref (- $ref, + $b)" "$r/ids" "$d/ids"
 		fi
 	done
