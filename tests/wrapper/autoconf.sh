@@ -39,6 +39,8 @@ autoconf
 ./configure CC="$wrapper --via=$via $cc" >configure.out 2>&1 || { cat config.log; exit 1; }
 grep -q 'checking whether the C compiler works... yes' configure.out
 grep -q 'checking for strchr... yes' configure.out
+# The conftest programs configure runs wrote profiles; its cleanup took them.
+if ls conftest* >/dev/null 2>&1; then echo "autoconf.sh: left behind: $(ls conftest*)"; exit 1; fi
 make -s >/dev/null
 "$pathprof" run --format paths --out actest.pathprof -- ./actest >got
 printf '2\n1|main>leaf\n' >want
