@@ -9,11 +9,11 @@
 
 #include <pathprof/gate.h>
 
-#include "report.h"
+#include "report_impl.h"
 
 /* Name tables come from files and front-ends; an index that does not resolve
  * prints as "?" rather than reading out of bounds. */
-static const char *name_of(const pp_profile_t *p, uint32_t idx)
+const char *pp__report_name(const pp_profile_t *p, uint32_t idx)
 {
 	if (idx >= p->nnames || !p->names || !p->names[idx].name)
 		return "?";
@@ -25,35 +25,37 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
-static int rate_known(const pp_profile_t *p)
+int pp__report_rate_known(const pp_profile_t *p)
 {
 	return isfinite(p->ticks_per_ns) && p->ticks_per_ns > 0;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
+uint64_t pp__report_sat_add(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+uint64_t pp__report_ns(const pp_profile_t *p, uint64_t ticks)
+{
+	double ns = nearbyint(pp__ticks_ns(p, ticks));
+	if (!(ns > 0))
+		return 0;
+	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+}
+
 /* Total time of a path in ticks: what its events spent from entering the root
  * until the leaf returned, summed over timed events. */
-static uint64_t path_time(const pp_ppath_t *pa)
+uint64_t pp__report_path_time(const pp_ppath_t *pa)
 {
 	uint64_t t = 0;
 	if (!pa->segs)
 		return 0;
 	for (uint32_t i = 0; i < pa->depth; i++)
-		t = sat_add(t, pa->segs[i].sum);
+		t = pp__report_sat_add(t, pa->segs[i].sum);
 	return t;
 }
 
 /* ---- selection: filters, order, top ---- */
-
-typedef struct row {
-	const pp_profile_t *prof;
-	const pp_ppath_t *path;
-	uint64_t time; /* ticks */
-} row_t;
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
@@ -61,11 +63,11 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 }
 
 /* Bytewise on the name sequence, root first; a prefix sorts first. */
-static int cmp_names(const row_t *a, const row_t *b)
+static int cmp_names(const pp__row_t *a, const pp__row_t *b)
 {
 	uint32_t n = a->path->depth < b->path->depth ? a->path->depth : b->path->depth;
 	for (uint32_t i = 0; i < n; i++) {
-		int c = strcmp(name_of(a->prof, a->path->names[i]), name_of(b->prof, b->path->names[i]));
+		int c = strcmp(pp__report_name(a->prof, a->path->names[i]), pp__report_name(b->prof, b->path->names[i]));
 		if (c)
 			return c;
 	}
@@ -76,7 +78,7 @@ static int cmp_names(const row_t *a, const row_t *b)
 
 static int by_count(const void *va, const void *vb)
 {
-	const row_t *a = va, *b = vb;
+	const pp__row_t *a = va, *b = vb;
 	int c = cmp_u64_desc(a->path->count, b->path->count);
 	if (!c)
 		c = cmp_u64_desc(a->time, b->time);
@@ -85,7 +87,7 @@ static int by_count(const void *va, const void *vb)
 
 static int by_time(const void *va, const void *vb)
 {
-	const row_t *a = va, *b = vb;
+	const pp__row_t *a = va, *b = vb;
 	int c = cmp_u64_desc(a->time, b->time);
 	if (!c)
 		c = cmp_u64_desc(a->path->count, b->path->count);
@@ -104,17 +106,17 @@ static int passes(const pp_profile_t *p, const pp_report_opts_t *o, const pp_ppa
 
 /* Rows of the paths that pass the filters, sorted and cut to top. The caller
  * frees *rows. Returns the number of rows, or -1 when out of memory. */
-static long select_rows(const pp_profile_t *p, const pp_report_opts_t *o, row_t **rows)
+long pp__report_select(const pp_profile_t *p, const pp_report_opts_t *o, pp__row_t **rows)
 {
-	row_t *r = calloc(p->npaths ? p->npaths : 1, sizeof *r);
+	pp__row_t *r = calloc(p->npaths ? p->npaths : 1, sizeof *r);
 	size_t n = 0;
 	if (!r)
 		return -1;
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		const pp_ppath_t *pa = &p->paths[i];
-		uint64_t t = path_time(pa);
+		uint64_t t = pp__report_path_time(pa);
 		if (passes(p, o, pa, t))
-			r[n++] = (row_t){ .prof = p, .path = pa, .time = t };
+			r[n++] = (pp__row_t){ .prof = p, .path = pa, .time = t };
 	}
 	qsort(r, n, sizeof *r, o->sort == PP_SORT_TIME ? by_time : by_count);
 	if (o->top && n > o->top)
@@ -128,7 +130,7 @@ static long select_rows(const pp_profile_t *p, const pp_report_opts_t *o, row_t 
 /* Length of the well-formed UTF-8 sequence at s, or 0 when s starts with a
  * byte that cannot begin one (overlong forms, surrogates and code points past
  * U+10FFFF count as ill-formed). Stops at the terminating NUL. */
-static size_t utf8_seq(const unsigned char *s)
+size_t pp__report_utf8_seq(const unsigned char *s)
 {
 	uint32_t cp, min;
 	size_t n;
@@ -159,7 +161,7 @@ static void put_text(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	while (*s) {
-		size_t n = utf8_seq(s);
+		size_t n = pp__report_utf8_seq(s);
 		if (n == 1 && *s >= 0x20 && *s != 0x7f)
 			fputc(*s, out);
 		else if (n > 1)
@@ -177,7 +179,7 @@ static size_t text_width(const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t w = 0;
 	while (*s) {
-		size_t n = utf8_seq(s);
+		size_t n = pp__report_utf8_seq(s);
 		s += n ? n : 1;
 		w++;
 	}
@@ -226,7 +228,7 @@ static void text_segments(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa
 	for (int c = 0; c < SEG_NCOLS; c++)
 		w[c] = strlen(seg_cols[c]);
 	for (uint32_t i = 0; i < pa->depth; i++) {
-		size_t nw = text_width(name_of(p, pa->names[i]));
+		size_t nw = text_width(pp__report_name(p, pa->names[i]));
 		if (nw <= SEG_NAME_MAX && nw > namew)
 			namew = nw;
 		seg_values(p, &pa->segs[i], v);
@@ -240,10 +242,10 @@ static void text_segments(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa
 	pad(out, namew - strlen("segment"));
 	for (int c = 0; c < SEG_NCOLS; c++)
 		fprintf(out, "  %*s", (int)w[c], seg_cols[c]);
-	fprintf(out, "  (%s)\n", rate_known(p) ? "ns" : "ticks");
+	fprintf(out, "  (%s)\n", pp__report_rate_known(p) ? "ns" : "ticks");
 
 	for (uint32_t i = 0; i < pa->depth; i++) {
-		const char *name = name_of(p, pa->names[i]);
+		const char *name = pp__report_name(p, pa->names[i]);
 		size_t nw = text_width(name);
 		pad(out, indent);
 		put_text(out, name);
@@ -284,7 +286,7 @@ static void text_header(FILE *out, const pp_profile_t *p)
 		(unsigned long long)p->drops_table, (unsigned long long)p->drops_depth);
 	fprintf(out, "  unmatched  %llu\n", (unsigned long long)p->unmatched);
 	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
-	if (rate_known(p))
+	if (pp__report_rate_known(p))
 		fprintf(out, "  tick rate  %.3f GHz\n", p->ticks_per_ns);
 	else
 		fputs("  tick rate  unknown (times in ticks)\n", out);
@@ -295,15 +297,15 @@ static void text_header(FILE *out, const pp_profile_t *p)
 }
 
 static void report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
-			const row_t *rows, size_t n)
+			const pp__row_t *rows, size_t n)
 {
 	uint64_t total = 0, total_time = 0;
 	int any_timed = 0;
-	const char *unit = rate_known(p) ? "ns" : "ticks";
+	const char *unit = pp__report_rate_known(p) ? "ns" : "ticks";
 
 	for (uint32_t i = 0; i < p->npaths; i++) {
-		total = sat_add(total, p->paths[i].count);
-		total_time = sat_add(total_time, path_time(&p->paths[i]));
+		total = pp__report_sat_add(total, p->paths[i].count);
+		total_time = pp__report_sat_add(total_time, pp__report_path_time(&p->paths[i]));
 	}
 	for (size_t i = 0; i < n; i++)
 		any_timed |= rows[i].path->segs != NULL;
@@ -355,7 +357,7 @@ static void report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 		for (uint32_t d = 0; d < pa->depth; d++) {
 			if (d)
 				fputs(" > ", out);
-			put_text(out, name_of(p, pa->names[d]));
+			put_text(out, pp__report_name(p, pa->names[d]));
 		}
 		fputc('\n', out);
 		if (pa->segs) {
@@ -373,7 +375,7 @@ static void json_str(FILE *out, const char *str)
 	const unsigned char *s = (const unsigned char *)str_or_empty(str);
 	fputc('"', out);
 	while (*s) {
-		size_t n = utf8_seq(s);
+		size_t n = pp__report_utf8_seq(s);
 		if (n == 0) {
 			fputs("\\ufffd", out); /* ill-formed byte: JSON text must be UTF-8 */
 			s++;
@@ -455,11 +457,11 @@ static void json_segment(FILE *out, const pp_profile_t *p, const pp_seg_t *s, co
 }
 
 static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
-			const row_t *rows, size_t n)
+			const pp__row_t *rows, size_t n)
 {
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < p->npaths; i++)
-		total = sat_add(total, p->paths[i].count);
+		total = pp__report_sat_add(total, p->paths[i].count);
 
 	fprintf(out, "{\n  \"schema\": %d,\n", PP_REPORT_JSON_SCHEMA);
 	fprintf(out, "  \"profile_version\": %u,\n", p->version);
@@ -472,7 +474,7 @@ static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 	json_u64(out, "start_ns", p->start_ns, ",\n  ");
 	json_u64(out, "end_ns", p->end_ns, ",\n  ");
 	fputs("\"ticks_per_ns\": ", out);
-	if (rate_known(p))
+	if (pp__report_rate_known(p))
 		fprintf(out, "%.9g", p->ticks_per_ns);
 	else
 		fputs("null", out);
@@ -524,7 +526,7 @@ static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 		for (uint32_t d = 0; d < pa->depth; d++) {
 			if (d)
 				fputs(", ", out);
-			json_str(out, name_of(p, pa->names[d]));
+			json_str(out, pp__report_name(p, pa->names[d]));
 		}
 		fputs("],\n      \"segments\": ", out);
 		if (!pa->segs) {
@@ -533,7 +535,7 @@ static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 			fputc('[', out);
 			for (uint32_t d = 0; d < pa->depth; d++) {
 				fputs(d ? ",\n        " : "\n        ", out);
-				json_segment(out, p, &pa->segs[d], name_of(p, pa->names[d]));
+				json_segment(out, p, &pa->segs[d], pp__report_name(p, pa->names[d]));
 			}
 			fputs("\n      ]", out);
 		}
@@ -586,14 +588,14 @@ static char *canon_key(const pp_profile_t *p, const pp_ppath_t *pa)
 {
 	size_t len = 0;
 	for (uint32_t d = 0; d < pa->depth; d++)
-		len += canon_put(NULL, name_of(p, pa->names[d])) + 1;
+		len += canon_put(NULL, pp__report_name(p, pa->names[d])) + 1;
 	char *k = malloc(len + 1), *w = k;
 	if (!k)
 		return NULL;
 	for (uint32_t d = 0; d < pa->depth; d++) {
 		if (d)
 			*w++ = '>';
-		w += canon_put(w, name_of(p, pa->names[d]));
+		w += canon_put(w, pp__report_name(p, pa->names[d]));
 	}
 	*w = 0;
 	return k;
@@ -609,7 +611,7 @@ static int report_paths(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		c[i].key = canon_key(p, &p->paths[i]);
 		c[i].count = p->paths[i].count;
-		c[i].time = path_time(&p->paths[i]);
+		c[i].time = pp__report_path_time(&p->paths[i]);
 		if (!c[i].key) {
 			rc = -1;
 			goto done;
@@ -621,8 +623,8 @@ static int report_paths(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 	 * function of names alone. */
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		if (n && !strcmp(c[n - 1].key, c[i].key)) {
-			c[n - 1].count = sat_add(c[n - 1].count, c[i].count);
-			c[n - 1].time = sat_add(c[n - 1].time, c[i].time);
+			c[n - 1].count = pp__report_sat_add(c[n - 1].count, c[i].count);
+			c[n - 1].time = pp__report_sat_add(c[n - 1].time, c[i].time);
 			continue;
 		}
 		canon_t t = c[n];
@@ -646,7 +648,7 @@ done:
 int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
 {
 	static const pp_report_opts_t defaults;
-	row_t *rows = NULL;
+	pp__row_t *rows = NULL;
 	int rc = 0;
 
 	if (!o)
@@ -654,15 +656,19 @@ int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
 	if (o->format == PP_FORMAT_PATHS) {
 		rc = report_paths(out, p, o);
 	} else {
-		long n = select_rows(p, o, &rows);
+		long n = pp__report_select(p, o, &rows);
 		if (n < 0) {
 			errno = ENOMEM;
 			return -1;
 		}
-		if (o->format == PP_FORMAT_JSON)
-			report_json(out, p, o, rows, (size_t)n);
-		else
-			report_text(out, p, o, rows, (size_t)n);
+		switch (o->format) {
+		case PP_FORMAT_JSON: report_json(out, p, o, rows, (size_t)n); break;
+		case PP_FORMAT_FOLDED: rc = pp__report_folded(out, p, o, rows, (size_t)n); break;
+		case PP_FORMAT_DOT: rc = pp__report_dot(out, p, o, rows, (size_t)n); break;
+		case PP_FORMAT_HTML: rc = pp__report_html(out, p, o, rows, (size_t)n); break;
+		case PP_FORMAT_PPROF: rc = pp__report_pprof(out, p, o, rows, (size_t)n); break;
+		default: report_text(out, p, o, rows, (size_t)n); break;
+		}
 		free(rows);
 	}
 	if (rc < 0) {
@@ -674,11 +680,14 @@ int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
 	return 0;
 }
 
+const char *const pp__report_format_words[PP_REPORT_NFORMATS] = {
+	"text", "json", "paths", "folded", "dot", "html", "pprof",
+};
+
 int pp__report_format_parse(const char *s, pp_report_format_t *f)
 {
-	static const char *const words[] = { "text", "json", "paths" };
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, words[i])) {
+	for (int i = 0; i < PP_REPORT_NFORMATS; i++)
+		if (!strcmp(s, pp__report_format_words[i])) {
 			*f = (pp_report_format_t)i;
 			return 0;
 		}
@@ -691,6 +700,19 @@ int pp__report_sort_parse(const char *s, pp_report_sort_t *sort)
 		*sort = PP_SORT_COUNT;
 	else if (!strcmp(s, "time"))
 		*sort = PP_SORT_TIME;
+	else
+		return -1;
+	return 0;
+}
+
+int pp__report_value_parse(const char *s, pp_report_value_t *v)
+{
+	if (!strcmp(s, "count"))
+		*v = PP_VALUE_COUNT;
+	else if (!strcmp(s, "time"))
+		*v = PP_VALUE_TIME;
+	else if (!strcmp(s, "leaf"))
+		*v = PP_VALUE_LEAF;
 	else
 		return -1;
 	return 0;

@@ -1,5 +1,7 @@
 /* Renderers of a merged profile: a readable text report, a complete JSON
- * export and the canonical path listing that verify and tests compare.
+ * export, the canonical path listing that verify and tests compare, and the
+ * formats other tools read: folded stacks, Graphviz DOT, a self-contained
+ * HTML page and gzip-compressed pprof (docs/reports.md).
  * Shared by the CLI (`pathprof report`) and the runtime's pp_summary(), so a
  * profile reads the same whether printed in-process or from its file. */
 #ifndef PP_REPORT_H
@@ -17,8 +19,19 @@ typedef enum pp_report_sort {
 typedef enum pp_report_format {
 	PP_FORMAT_TEXT = 0,
 	PP_FORMAT_JSON = 1,
-	PP_FORMAT_PATHS = 2, /* canonical listing: count|name>name>...>leaf */
+	PP_FORMAT_PATHS = 2,  /* canonical listing: count|name>name>...>leaf */
+	PP_FORMAT_FOLDED = 3, /* a;b;c value, for flame graph tools */
+	PP_FORMAT_DOT = 4,    /* the path tree for Graphviz */
+	PP_FORMAT_HTML = 5,   /* one self-contained interactive page */
+	PP_FORMAT_PPROF = 6,  /* gzip-compressed profile.proto */
 } pp_report_format_t;
+
+/* What a folded line's value counts. */
+typedef enum pp_report_value {
+	PP_VALUE_COUNT = 0, /* leaf returns */
+	PP_VALUE_TIME = 1,  /* total time of the path, ns (ticks when the rate is unknown) */
+	PP_VALUE_LEAF = 2,  /* time of the leaf segment only */
+} pp_report_value_t;
 
 /* A zeroed struct means: every path, by count, as text. */
 typedef struct pp_report_opts {
@@ -27,6 +40,7 @@ typedef struct pp_report_opts {
 	uint64_t min_count;    /* hide paths with fewer leaf returns */
 	uint64_t min_time_ns;  /* hide paths whose total time is below this */
 	pp_report_format_t format;
+	pp_report_value_t value; /* folded only */
 } pp_report_opts_t;
 
 /* Render p to out as o says. Returns 0, or -1 when writing failed (out is
@@ -36,6 +50,11 @@ int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
 /* Parse a --format / --sort word. Return 0, or -1 when s names none. */
 int pp__report_format_parse(const char *s, pp_report_format_t *f);
 int pp__report_sort_parse(const char *s, pp_report_sort_t *sort);
+int pp__report_value_parse(const char *s, pp_report_value_t *v);
+
+/* The --format words, in enum order, for help and error texts. */
+extern const char *const pp__report_format_words[];
+#define PP_REPORT_NFORMATS 7
 
 /* Version of the JSON export's layout (docs/cli.md); bumped on any change a
  * consumer could notice. */

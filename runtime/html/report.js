@@ -1,0 +1,476 @@
+/* pathprof HTML report: builds the page from the JSON export embedded in
+ * #pp-data (schema in docs/cli.md) and the DOT node ids in #pp-ids. Every
+ * name reaches the page through textContent or an attribute value, never
+ * through markup, so a function named like a script tag shows as text. */
+'use strict';
+(function () {
+	const data = JSON.parse(document.getElementById('pp-data').textContent);
+	const prefixIds = JSON.parse(document.getElementById('pp-ids').textContent);
+	const rate = data.ticks_per_ns; /* null: the tick rate is unknown */
+	const unit = rate ? 'ns' : 'ticks';
+	const HIST_SUB_BITS = data.hist.sub_bits, HIST_BUCKETS = data.hist.buckets;
+	const HIST_SUB = 1 << HIST_SUB_BITS;
+	const NOMINAL_TOP = Math.pow(2, data.hist.rows + HIST_SUB_BITS - 1);
+
+	const paths = data.paths.map(function (p, i) {
+		return {
+			index: i,
+			id: p.id,
+			count: p.count,
+			time: p.time_ns === null ? 0 : p.time_ns,
+			timed: p.time_ns !== null,
+			names: p.path,
+			nodeIds: prefixIds[i],
+			segments: p.segments,
+		};
+	});
+	const totalCount = paths.reduce(function (a, p) { return a + p.count; }, 0);
+	const totalTime = paths.reduce(function (a, p) { return a + p.time; }, 0);
+	const anyTimed = paths.some(function (p) { return p.timed; });
+
+	const state = {
+		weight: anyTimed ? 'time' : 'count',
+		search: '',
+		minCount: 0,
+		minTime: 0,
+		selected: null, /* node id */
+		segIndex: null, /* segment row whose histogram is shown */
+		sortKey: 'weight',
+		sortDesc: true,
+	};
+	let tree = null, nodesById = new Map();
+
+	/* ---- small helpers ---- */
+
+	function $(id) { return document.getElementById(id); }
+
+	function el(tag, cls, text) {
+		const e = document.createElement(tag);
+		if (cls)
+			e.className = cls;
+		if (text !== undefined)
+			e.textContent = String(text);
+		return e;
+	}
+
+	/* Rounds half to even, as the text report's "%.0f" does, so both show
+	 * the same numbers. */
+	function roundEven(x) {
+		const r = Math.round(x);
+		if (Math.abs(x % 1) === 0.5 && r % 2 !== 0)
+			return r - 1;
+		return r;
+	}
+
+	function ns(ticks) { return rate ? ticks / rate : ticks; }
+
+	function fmtInt(v) { return String(roundEven(v)); }
+
+	function fmtTime(v) {
+		if (!rate)
+			return fmtInt(v) + ' ticks';
+		if (v < 1e3)
+			return v.toFixed(0) + ' ns';
+		if (v < 1e6)
+			return (v / 1e3).toFixed(2) + ' us';
+		if (v < 1e9)
+			return (v / 1e6).toFixed(2) + ' ms';
+		return (v / 1e9).toFixed(2) + ' s';
+	}
+
+	function pct(a, b) { return b ? (100 * a / b).toFixed(2) + '%' : '-'; }
+
+	/* A warm colour per name, stable across reloads, like flame graphs. */
+	function colourOf(name) {
+		let h = 2166136261;
+		for (let i = 0; i < name.length; i++)
+			h = Math.imul(h ^ name.charCodeAt(i), 16777619) >>> 0;
+		const hue = h % 50, light = 58 + (h >>> 8) % 14;
+		return 'hsl(' + hue + ', 82%, ' + light + '%)';
+	}
+
+	/* ---- histograms: the runtime's log-linear buckets (runtime/hist.h) ---- */
+
+	function bucketLow(b) {
+		const row = b >> HIST_SUB_BITS, sub = b & (HIST_SUB - 1);
+		if (row === 0)
+			return sub;
+		return Math.pow(2, row + HIST_SUB_BITS - 1) + sub * Math.pow(2, row - 1);
+	}
+
+	function bucketMid(b) {
+		const lo = bucketLow(b);
+		const hi = b >= HIST_BUCKETS - 1 ? NOMINAL_TOP - 1 : bucketLow(b + 1) - 1;
+		return lo + Math.floor((hi - lo) / 2);
+	}
+
+	/* Segments merge exactly: counts, sums, extremes and bins add up. */
+	function mergeSegs(list) {
+		const m = { count: 0, sum: 0, min: Infinity, max: 0, bins: new Map() };
+		list.forEach(function (s) {
+			if (!s.count)
+				return;
+			m.count += s.count;
+			m.sum += s.sum_ticks;
+			m.min = Math.min(m.min, s.min_ticks);
+			m.max = Math.max(m.max, s.max_ticks);
+			s.bins.forEach(function (bc) {
+				m.bins.set(bc[0], (m.bins.get(bc[0]) || 0) + bc[1]);
+			});
+		});
+		m.sorted = Array.from(m.bins.keys()).sort(function (a, b) { return a - b; });
+		return m;
+	}
+
+	/* Nearest rank over the bins, bucket midpoint clamped to [min, max]:
+	 * the rule of pp__seg_percentile(). */
+	function percentile(m, p) {
+		if (!m.count)
+			return 0;
+		let rank = Math.ceil(p * m.count / 100);
+		rank = Math.max(1, Math.min(rank, m.count));
+		let seen = 0, b = m.sorted[m.sorted.length - 1];
+		for (let i = 0; i < m.sorted.length; i++) {
+			seen += m.bins.get(m.sorted[i]);
+			if (seen >= rank) {
+				b = m.sorted[i];
+				break;
+			}
+		}
+		return Math.min(Math.max(bucketMid(b), m.min), m.max);
+	}
+
+	/* ---- the path tree of the paths passing the thresholds ---- */
+
+	function passes(p) {
+		return p.count >= state.minCount && (!state.minTime || p.time >= state.minTime);
+	}
+
+	function weightOf(p) { return state.weight === 'time' ? p.time : p.count; }
+
+	function buildTree(list) {
+		const root = { id: 'root', name: 'all', depth: 0, children: new Map(), count: 0,
+			time: 0, weight: 0, through: [] };
+		nodesById = new Map();
+		list.forEach(function (p) {
+			let node = root, rest = p.time;
+			root.count += p.count;
+			root.time += p.time;
+			root.weight += weightOf(p);
+			for (let d = 0; d < p.names.length; d++) {
+				const id = p.nodeIds[d];
+				let child = node.children.get(id);
+				if (!child) {
+					child = { id: id, name: p.names[d], depth: d + 1, parent: node,
+						children: new Map(), count: 0, time: 0, self: 0, weight: 0,
+						through: [] };
+					node.children.set(id, child);
+					nodesById.set(id, child);
+				}
+				const self = p.segments ? ns(p.segments[d].sum_ticks) : 0;
+				child.count += p.count;
+				child.time += rest;
+				child.self += self;
+				child.weight += weightOf(p);
+				child.through.push(p);
+				rest -= self;
+				node = child;
+			}
+		});
+		return root;
+	}
+
+	function matches(name) {
+		return state.search !== '' && name.toLowerCase().indexOf(state.search) >= 0;
+	}
+
+	/* ---- icicle ---- */
+
+	const ROW = 21;
+
+	function renderFlame() {
+		const flame = $('flame');
+		flame.replaceChildren();
+		let maxDepth = 0;
+		const frag = document.createDocumentFragment();
+		function place(node, x, w) {
+			if (w < 0.0005) /* under a pixel on most screens */
+				return;
+			maxDepth = Math.max(maxDepth, node.depth);
+			const f = el('div', 'frame' + (node.depth ? '' : ' root'), node.name);
+			if (node.depth) {
+				f.id = node.id;
+				f.style.background = colourOf(node.name);
+			}
+			f.setAttribute('role', 'treeitem');
+			f.style.left = (100 * x) + '%';
+			f.style.width = (100 * w) + '%';
+			f.style.top = (node.depth * ROW) + 'px';
+			const v = state.weight === 'time' ? fmtTime(node.weight) : node.weight + ' leaf returns';
+			f.title = node.name + '\n' + v + ' (' + pct(node.weight, tree.weight) + ')';
+			if (state.search !== '' && node.depth)
+				f.classList.add(matches(node.name) ? 'match' : 'dim');
+			if (node.id === state.selected)
+				f.classList.add('selected');
+			if (node.depth)
+				f.addEventListener('click', function () { select(node.id); });
+			frag.appendChild(f);
+			const kids = Array.from(node.children.values()).sort(function (a, b) {
+				return b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name);
+			});
+			let cx = x;
+			kids.forEach(function (k) {
+				const kw = node.weight ? w * k.weight / node.weight : 0;
+				place(k, cx, kw);
+				cx += kw;
+			});
+		}
+		if (tree.weight > 0)
+			place(tree, 0, 1);
+		flame.style.height = ((maxDepth + 1) * ROW + 2) + 'px';
+		flame.appendChild(frag);
+	}
+
+	/* ---- details of a frame ---- */
+
+	function statItem(dl, key, value) {
+		const d = el('div');
+		d.appendChild(el('dt', null, key));
+		d.appendChild(el('dd', null, value));
+		dl.appendChild(d);
+	}
+
+	function select(id) {
+		state.selected = id;
+		state.segIndex = null;
+		document.querySelectorAll('.frame.selected').forEach(function (f) {
+			f.classList.remove('selected');
+		});
+		const f = document.getElementById(id);
+		if (f && f.classList.contains('frame'))
+			f.classList.add('selected');
+		renderDetails();
+		renderPaths();
+	}
+
+	function renderDetails() {
+		const box = $('details'), node = state.selected && nodesById.get(state.selected);
+		if (!node) {
+			box.hidden = true;
+			return;
+		}
+		box.hidden = false;
+		const names = node.through[0].names.slice(0, node.depth);
+		$('details-title').textContent = node.name;
+		$('details-path').textContent = names.join(' > ');
+		const stats = $('details-stats');
+		stats.replaceChildren();
+		statItem(stats, 'leaf returns', node.count + ' (' + pct(node.count, totalCount) + ')');
+		if (node.through.some(function (p) { return p.timed; })) {
+			statItem(stats, 'time from entry', fmtTime(node.time) + ' (' + pct(node.time, totalTime) + ')');
+			statItem(stats, 'own segment', fmtTime(node.self));
+		}
+		statItem(stats, 'paths through', String(node.through.length));
+		statItem(stats, 'id', node.id);
+
+		const body = $('seg-table').querySelector('tbody');
+		body.replaceChildren();
+		const timed = node.through.filter(function (p) { return p.segments; });
+		$('seg-table').hidden = !timed.length;
+		$('seg-none').hidden = !!timed.length;
+		$('hist-figure').hidden = !timed.length;
+		if (!timed.length)
+			return;
+		const merged = [];
+		for (let d = 0; d < node.depth; d++)
+			merged.push(mergeSegs(timed.map(function (p) { return p.segments[d]; })));
+		if (state.segIndex === null)
+			state.segIndex = node.depth - 1;
+		merged.forEach(function (m, d) {
+			const tr = el('tr');
+			tr.appendChild(el('td', 'name', names[d]));
+			const mean = m.count ? ns(m.sum) / m.count : 0;
+			[m.count, mean, ns(percentile(m, 50)), ns(percentile(m, 90)),
+				ns(percentile(m, 99)), ns(m.max)].forEach(function (v) {
+				tr.appendChild(el('td', 'num', fmtInt(v)));
+			});
+			if (d === state.segIndex)
+				tr.classList.add('current');
+			tr.addEventListener('click', function () {
+				state.segIndex = d;
+				renderDetails();
+			});
+			body.appendChild(tr);
+		});
+		renderHist(merged[state.segIndex], names[state.segIndex]);
+	}
+
+	/* Every bucket from the lowest to the highest non-empty one, so gaps show
+	 * as gaps; heights are counts relative to the fullest bucket. */
+	function renderHist(m, name) {
+		const h = $('hist');
+		h.replaceChildren();
+		$('hist-title').textContent = 'Histogram of segment "' + name + '": ' + m.count +
+			' timed events, log-linear buckets';
+		if (!m.count)
+			return;
+		const lo = m.sorted[0], hi = m.sorted[m.sorted.length - 1];
+		let top = 0;
+		m.bins.forEach(function (c) { top = Math.max(top, c); });
+		for (let b = lo; b <= hi; b++) {
+			const c = m.bins.get(b) || 0;
+			const bar = el('div', c ? 'bar' : 'bar empty');
+			bar.style.height = (c ? Math.max(1, 100 * c / top) : 0) + '%';
+			const hiVal = b >= HIST_BUCKETS - 1 ? m.max : bucketLow(b + 1) - 1;
+			bar.title = fmtInt(ns(bucketLow(b))) + '..' + fmtInt(ns(hiVal)) + ' ' + unit + ': ' + c;
+			h.appendChild(bar);
+		}
+		$('hist-lo').textContent = fmtTime(ns(bucketLow(lo)));
+		$('hist-hi').textContent = fmtTime(ns(hi >= HIST_BUCKETS - 1 ? m.max : bucketLow(hi + 1) - 1));
+	}
+
+	/* ---- paths table ---- */
+
+	const MAX_ROWS = 1000; /* beyond this a table is unreadable and slow */
+
+	function sortValue(p, key) {
+		switch (key) {
+		case 'count': case 'share': return p.count;
+		case 'time': case 'tshare': return p.time;
+		case 'id': return p.id;
+		case 'path': return p.names.join('\u0000');
+		default: return weightOf(p);
+		}
+	}
+
+	function renderPaths() {
+		const body = $('paths-table').querySelector('tbody');
+		body.replaceChildren();
+		let list = paths.filter(passes);
+		if (state.search !== '')
+			list = list.filter(function (p) { return p.names.some(matches); });
+		const byWeight = list.slice().sort(function (a, b) {
+			return weightOf(b) - weightOf(a) || b.count - a.count || a.index - b.index;
+		});
+		const rank = new Map();
+		byWeight.forEach(function (p, i) { rank.set(p, i + 1); });
+		const key = state.sortKey;
+		if (key === 'weight' || key === 'rank') {
+			list = byWeight;
+			if (key === 'rank' && !state.sortDesc)
+				list.reverse();
+		} else {
+			list.sort(function (a, b) {
+				const va = sortValue(a, key), vb = sortValue(b, key);
+				const c = va < vb ? -1 : va > vb ? 1 : a.index - b.index;
+				return state.sortDesc ? -c : c;
+			});
+		}
+		document.querySelectorAll('#paths-table th').forEach(function (th) {
+			th.classList.remove('sorted-asc', 'sorted-desc');
+			if (th.dataset.key === key || (key === 'weight' && th.dataset.key === 'rank'))
+				th.classList.add(state.sortDesc && key !== 'rank' ? 'sorted-desc' : 'sorted-asc');
+		});
+		const sel = state.selected && nodesById.get(state.selected);
+		list.slice(0, MAX_ROWS).forEach(function (p) {
+			const tr = el('tr');
+			tr.dataset.pathId = p.id;
+			tr.appendChild(el('td', 'num', rank.get(p)));
+			tr.appendChild(el('td', 'num', p.count));
+			tr.appendChild(el('td', 'num', pct(p.count, totalCount)));
+			tr.appendChild(el('td', 'num', p.timed ? fmtInt(p.time) : '-'));
+			tr.appendChild(el('td', 'num', p.timed ? pct(p.time, totalTime) : '-'));
+			tr.appendChild(el('td', 'id', p.id));
+			const td = el('td', 'name');
+			p.names.forEach(function (n, i) {
+				if (i)
+					td.appendChild(el('span', 'sep', '>'));
+				td.appendChild(el('span', matches(n) ? 'hit' : null, n));
+			});
+			tr.appendChild(td);
+			if (sel && sel.through.indexOf(p) >= 0)
+				tr.classList.add('selected');
+			tr.addEventListener('click', function () {
+				select(p.nodeIds[p.nodeIds.length - 1]);
+			});
+			body.appendChild(tr);
+		});
+		const more = $('paths-more');
+		more.hidden = list.length <= MAX_ROWS;
+		more.textContent = 'Showing ' + MAX_ROWS + ' of ' + list.length + ' paths.';
+		$('status').textContent = list.length + ' of ' + paths.length + ' paths shown';
+	}
+
+	/* ---- header ---- */
+
+	function renderSummary() {
+		document.title = 'pathprof: ' + (data.command || data.frontend || 'report');
+		const dl = $('summary');
+		statItem(dl, 'command', data.command || '-');
+		statItem(dl, 'frontend', data.frontend || '-');
+		statItem(dl, 'events', String(data.events));
+		statItem(dl, 'leaf returns', String(data.records));
+		statItem(dl, 'paths', data.selection.shown + ' of ' + data.total_paths);
+		statItem(dl, 'drops', data.drops_table + ' (table), ' + data.drops_depth + ' (depth)');
+		statItem(dl, 'threads', String(data.threads));
+		statItem(dl, 'tick rate', rate ? rate.toFixed(3) + ' GHz' : 'unknown (times in ticks)');
+		statItem(dl, 'timing', data.timing === 'sample' ? 'sample, 1 in ' + data.sample_n : data.timing);
+		document.querySelectorAll('.unit').forEach(function (u) { u.textContent = unit; });
+	}
+
+	function renderTopPath() {
+		let best = null;
+		paths.filter(passes).forEach(function (p) {
+			if (!best || weightOf(p) > weightOf(best) ||
+			    (weightOf(p) === weightOf(best) && p.count > best.count))
+				best = p;
+		});
+		$('top-path-names').textContent = best ? best.names.join(' > ') : '(no path)';
+		$('top-path-value').textContent = !best ? '' : state.weight === 'time'
+			? fmtTime(best.time) + ', ' + best.count + ' leaf returns'
+			: best.count + ' leaf returns (' + pct(best.count, totalCount) + ')';
+	}
+
+	function render() {
+		tree = buildTree(paths.filter(passes));
+		renderTopPath();
+		renderFlame();
+		if (state.selected && !nodesById.has(state.selected))
+			state.selected = null;
+		renderDetails();
+		renderPaths();
+	}
+
+	/* ---- controls ---- */
+
+	function number(input) {
+		const v = Number(input.value);
+		return isFinite(v) && v > 0 ? v : 0;
+	}
+
+	const weight = $('weight');
+	if (!anyTimed)
+		weight.querySelector('option[value=time]').disabled = true;
+	weight.value = state.weight;
+	weight.addEventListener('change', function () { state.weight = weight.value; render(); });
+	$('search').addEventListener('input', function (e) {
+		state.search = e.target.value.trim().toLowerCase();
+		renderFlame();
+		renderPaths();
+	});
+	$('min-count').addEventListener('input', function (e) { state.minCount = number(e.target); render(); });
+	$('min-time').addEventListener('input', function (e) { state.minTime = number(e.target); render(); });
+	document.querySelectorAll('#paths-table th').forEach(function (th) {
+		th.addEventListener('click', function () {
+			const key = th.dataset.key;
+			if (state.sortKey === key)
+				state.sortDesc = !state.sortDesc;
+			else
+				state.sortKey = key, state.sortDesc = key !== 'path' && key !== 'id' && key !== 'rank';
+			renderPaths();
+		});
+	});
+
+	renderSummary();
+	render();
+})();

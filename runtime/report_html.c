@@ -1,0 +1,96 @@
+/* HTML: one self-contained page (inline style and script, no network, a
+ * Content-Security-Policy that forbids any fetch) showing the selected paths
+ * as an icicle, per-segment tables and histograms, and a sortable path table.
+ * The page, its CSS and its JS are files under runtime/html/, embedded at
+ * build time; the data is the JSON export, so the page reads the documented
+ * schema. Names only ever reach the page inside a JSON block with '<'
+ * escaped, and the script shows them through textContent. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_html_assets.h"
+#include "report_impl.h"
+
+/* JSON text into an HTML <script> element: "</script>" or "<!--" inside a
+ * string would end or confuse the element, so every '<' becomes \u003c,
+ * which JSON.parse reads back as '<'. '<' only occurs inside strings. */
+static void put_script_json(FILE *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '<')
+			fputs("\\u003c", out);
+		else
+			fputc(s[i], out);
+	}
+}
+
+/* Per shown path, the ids of its prefixes (the DOT node ids), so the page
+ * names icicle frames as the graph names its nodes. */
+static int put_ids(FILE *out, const pp_profile_t *p, const pp__row_t *rows, size_t n)
+{
+	uint32_t maxd = 1;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].path->depth > maxd)
+			maxd = rows[i].path->depth;
+	uint64_t *ids = malloc(maxd * sizeof *ids);
+	if (!ids)
+		return -1;
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++) {
+		if (pp__report_prefix_ids(p, rows[i].path, ids) < 0) {
+			free(ids);
+			return -1;
+		}
+		fputs(i ? ",\n[" : "\n[", out);
+		for (uint32_t d = 0; d < rows[i].path->depth; d++)
+			fprintf(out, "%s\"p%016llx\"", d ? "," : "", (unsigned long long)ids[d]);
+		fputc(']', out);
+	}
+	fputs("]", out);
+	free(ids);
+	return 0;
+}
+
+/* Writes the page up to the next marker and returns what follows it. */
+static const char *upto(FILE *out, const char *page, const char *marker)
+{
+	const char *m = strstr(page, marker);
+	if (!m)
+		m = page + strlen(page); /* a page without the marker: build error, caught by tests */
+	fwrite(page, 1, (size_t)(m - page), out);
+	return *m ? m + strlen(marker) : m;
+}
+
+int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		    const pp__row_t *rows, size_t n)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&json, &len);
+	if (!mem)
+		return -1;
+	/* The JSON export of the same selection, all shown paths in order. */
+	pp_report_opts_t jo = *o;
+	jo.format = PP_FORMAT_JSON;
+	int rc = pp__report(mem, p, &jo);
+	if (fclose(mem) != 0 || rc < 0) {
+		free(json);
+		errno = ENOMEM;
+		return -1;
+	}
+
+	const char *page = pp__html_page;
+	page = upto(out, page, "/*PP:CSS*/");
+	fputs(pp__html_css, out);
+	page = upto(out, page, "/*PP:DATA*/");
+	put_script_json(out, json, len);
+	free(json);
+	page = upto(out, page, "/*PP:IDS*/");
+	if (put_ids(out, p, rows, n) < 0)
+		return -1;
+	page = upto(out, page, "/*PP:JS*/");
+	fputs(pp__html_js, out);
+	fputs(page, out);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* What the report renderers (report.c and report_<format>.c) share: the
+ * selection of rows every format reads, and the name and UTF-8 helpers, so
+ * that no two formats can disagree on which paths a report covers or on how
+ * a hostile name is cleaned. Private to the renderers. */
+#ifndef PP_REPORT_IMPL_H
+#define PP_REPORT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* One selected path and its total time in ticks. */
+typedef struct pp__row {
+	const pp_profile_t *prof;
+	const pp_ppath_t *path;
+	uint64_t time;
+} pp__row_t;
+
+/* Name of index idx, or "?" when the index does not resolve. */
+const char *pp__report_name(const pp_profile_t *p, uint32_t idx);
+
+/* 1 when the profile's tick rate is known (times print in ns). */
+int pp__report_rate_known(const pp_profile_t *p);
+
+/* Total time of a path in ticks: the sum of its segments' sums (0 untimed). */
+uint64_t pp__report_path_time(const pp_ppath_t *pa);
+
+/* ticks in whole ns (ticks when the rate is unknown), rounded as the text
+ * report's "%.0f" rounds, saturating. */
+uint64_t pp__report_ns(const pp_profile_t *p, uint64_t ticks);
+
+uint64_t pp__report_sat_add(uint64_t a, uint64_t b);
+
+/* Length of the well-formed UTF-8 sequence at s, 0 when s starts an
+ * ill-formed one. */
+size_t pp__report_utf8_seq(const unsigned char *s);
+
+/* Paths passing the filters, sorted and cut to o->top; *rows is freed by the
+ * caller. The number of rows, or -1 when out of memory. */
+long pp__report_select(const pp_profile_t *p, const pp_report_opts_t *o, pp__row_t **rows);
+
+/* The path tree: one node per distinct name prefix of the selected paths
+ * (a function placed in its path context). Node ids are the stable path ids
+ * of the prefixes, so DOT and HTML name a node the same across runs. */
+typedef struct pp__tnode {
+	uint64_t id;     /* pp__path_id() of the prefix */
+	uint64_t parent; /* id of the prefix one shorter; unused at depth 1 */
+	uint32_t depth;  /* prefix length, >= 1 */
+	uint32_t name;   /* name index of the prefix's last frame */
+	uint64_t count;  /* leaf returns of the paths through this node */
+	uint64_t leaves; /* ... of those that end here */
+	uint64_t time;   /* ticks from entering this frame until the leaf returned */
+	uint64_t self;   /* ticks of this frame's own segment */
+	int timed;       /* some path through it was timed */
+} pp__tnode_t;
+
+/* Nodes of the tree of rows, by depth, then count (highest first), then id;
+ * *nodes is freed by the caller. Returns the number, or -1 out of memory. */
+long pp__report_tree(const pp_profile_t *p, const pp__row_t *rows, size_t n, pp__tnode_t **nodes);
+
+/* ids[k] = id of the path's prefix of length k+1 (depth entries). Returns 0,
+ * or -1 out of memory. */
+int pp__report_prefix_ids(const pp_profile_t *p, const pp_ppath_t *pa, uint64_t *ids);
+
+/* The formats kept in their own files. Each returns 0, or -1 when out of
+ * memory (errno set); write errors are checked by pp__report(). */
+int pp__report_folded(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		      const pp__row_t *rows, size_t n);
+int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		   const pp__row_t *rows, size_t n);
+int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		    const pp__row_t *rows, size_t n);
+int pp__report_pprof(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		     const pp__row_t *rows, size_t n);
+
+#endif
