@@ -1,6 +1,6 @@
 /* `pathprof report`: read a profile file and render it with pp__report(), the
  * same renderer the runtime's pp_summary() uses. Text shows the hottest paths
- * by default; json and paths give every path unless filtered. */
+ * by default; every other format gives every path unless filtered. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +31,24 @@ static void help(void)
 	      "  --format FMT      'text' (default) for reading; 'json', complete data\n"
 	      "                    with a versioned schema; 'paths', the canonical listing,\n"
 	      "                    one 'count|root>...>leaf' line per path sorted bytewise\n"
-	      "                    by names (--top and --sort do not apply)\n"
+	      "                    by names (--top and --sort do not apply);\n"
+	      "                    'folded', 'root;...;leaf value' lines for flame graph\n"
+	      "                    tools; 'dot', the path tree for Graphviz; 'html', one\n"
+	      "                    self-contained interactive page; 'pprof', gzipped\n"
+	      "                    profile.proto for go tool pprof and profiling backends\n"
+	      "  --value V         folded only: 'count' (leaf returns, the default), 'time'\n"
+	      "                    (total time of the path, ns) or 'leaf' (time of its leaf\n"
+	      "                    segment, ns)\n"
 	      "  -o, --output FILE write to FILE instead of standard output\n"
 	      "  -h, --help        show this help\n"
 	      "\n"
 	      "Exit status: 0 success, 1 unreadable or invalid FILE or failed write,\n"
-	      "2 bad command line. See docs/cli.md for the JSON schema.\n",
+	      "2 bad command line. See docs/cli.md for the JSON schema and\n"
+	      "docs/reports.md for folded, dot, html and pprof.\n",
 	      stdout);
 }
 
-enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT };
+enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE };
 
 static const struct option longopts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
@@ -48,16 +56,32 @@ static const struct option longopts[] = {
 	{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "value", required_argument, NULL, OPT_VALUE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The list comes from the renderer's table, so a new format cannot be
+ * missing from the message. */
+static void bad_format(const char *word)
+{
+	char list[128] = "";
+	for (int i = 0; i < PP_REPORT_NFORMATS; i++) {
+		if (i)
+			strncat(list, i + 1 < PP_REPORT_NFORMATS ? ", " : " or ", sizeof list - strlen(list) - 1);
+		strncat(list, "'", sizeof list - strlen(list) - 1);
+		strncat(list, pp__report_format_words[i], sizeof list - strlen(list) - 1);
+		strncat(list, "'", sizeof list - strlen(list) - 1);
+	}
+	cli_error("report: --format: '%s' is not %s", word, list);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	pp_report_opts_t o = { .format = PP_FORMAT_TEXT, .sort = PP_SORT_COUNT };
 	const char *outpath = NULL;
-	int top_given = 0, c;
+	int top_given = 0, value_given = 0, c;
 	uint64_t v;
 
 	optind = 0; /* glibc: full re-initialisation; options may follow FILE */
@@ -86,9 +110,16 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_FORMAT:
 			if (pp__report_format_parse(optarg, &o.format) < 0) {
-				cli_error("report: --format: '%s' is not 'text', 'json' or 'paths'", optarg);
+				bad_format(optarg);
 				return CLI_USAGE;
 			}
+			break;
+		case OPT_VALUE:
+			if (pp__report_value_parse(optarg, &o.value) < 0) {
+				cli_error("report: --value: '%s' is not 'count', 'time' or 'leaf'", optarg);
+				return CLI_USAGE;
+			}
+			value_given = 1;
 			break;
 		case 'o':
 			outpath = optarg;
@@ -111,6 +142,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!top_given && o.format == PP_FORMAT_TEXT)
 		o.top = TEXT_DEFAULT_TOP;
+	if (value_given && o.format != PP_FORMAT_FOLDED) {
+		cli_error("report: --value applies to --format folded only");
+		return CLI_USAGE;
+	}
 
 	const char *path = argv[optind];
 	pp_profile_t p;
