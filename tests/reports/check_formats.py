@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Checks of the folded, dot and pprof report formats against the JSON export
+of the same profile, through the tools that read them.
+
+usage: check_formats.py folded|dot|pprof PATHPROF MKPROF WORKDIR
+
+folded: every line parses back (frames;...;leaf value) to the JSON's paths
+        and values, for --value count, time and leaf, and totals agree.
+dot:    `dot -Tsvg` accepts the graph; every node and edge has an id that
+        reaches the SVG; each edge's count is the sum of the counts of the
+        paths through its child; --min-count prunes.
+pprof:  the file is gzip; `go tool pprof -top` lists every function with the
+        flat and cum totals the JSON implies, for both sample types.
+"""
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+failures = 0
+
+
+def fail(msg):
+    global failures
+    print('FAIL: ' + msg)
+    failures += 1
+
+
+def eq(what, got, want):
+    if got != want:
+        fail('%s: got %r, expected %r' % (what, got, want))
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, **kw)
+    if r.returncode != 0:
+        fail('%s: exit %d: %s' % (' '.join(cmd), r.returncode, r.stderr.decode(errors='replace')))
+    return r.stdout
+
+
+def report(pp, prof, *args):
+    return run([pp, 'report', *args, prof])
+
+
+def load_json(pp, prof, *args):
+    import json
+    return json.loads(report(pp, prof, '--format', 'json', *args))
+
+
+def ns(v):
+    """%.0f rounding, as the renderers round (Python's round is half-even)."""
+    return int(round(v))
+
+
+def folded(pp, prof):
+    data = load_json(pp, prof)
+    for value in ('count', 'time', 'leaf'):
+        want = {}
+        for p in data['paths']:
+            if value == 'count':
+                v = p['count']
+            elif p['segments'] is None:
+                v = 0
+            elif value == 'time':
+                v = ns(sum(s['sum_ticks'] for s in p['segments']) / data['ticks_per_ns'])
+            else:
+                v = ns(p['segments'][-1]['sum_ticks'] / data['ticks_per_ns'])
+            if v:
+                want[';'.join(p['path'])] = v
+        got = {}
+        out = report(pp, prof, '--format', 'folded', '--value', value).decode()
+        for line in out.splitlines():
+            m = re.fullmatch(r'(.+) (\d+)', line)
+            if not m:
+                fail('folded --value %s: bad line %r' % (value, line))
+                continue
+            if m.group(1) in got:
+                fail('folded --value %s: stack twice: %r' % (value, m.group(1)))
+            got[m.group(1)] = int(m.group(2))
+        eq('folded --value %s lines' % value, got, want)
+        eq('folded --value %s total' % value, sum(got.values()), sum(want.values()))
+    eq('folded count total = profile total', sum(
+        int(l.rsplit(' ', 1)[1]) for l in
+        report(pp, prof, '--format', 'folded').decode().splitlines()), data['total_count'])
+
+
+def dot(pp, prof, work):
+    if not shutil.which('dot'):
+        fail('dot (Debian graphviz) not found: cannot check the DOT output')
+        return
+    for args in ([], ['--min-count', '100']):
+        data = load_json(pp, prof, *args)
+        text = report(pp, prof, '--format', 'dot', *args).decode()
+        svg = run(['dot', '-Tsvg'], input=text.encode()).decode()
+        nodes = re.findall(r'^\t"(p[0-9a-f]{16})" \[id="(p[0-9a-f]{16})", label="([^"]*)"', text, re.M)
+        edges = re.findall(r'^\t"(p[0-9a-f]{16})" -> "(p[0-9a-f]{16})" \[id="(e[0-9a-f_]+)", '
+                           r'label="(\d+)', text, re.M)
+        for name, nid, _ in nodes:
+            eq('node id', nid, name)
+        for a, b, eid, _ in edges:
+            eq('edge id', eid, 'e%s_%s' % (a[1:], b[1:]))
+        for i in [n[1] for n in nodes] + [e[2] for e in edges]:
+            if 'id="%s"' % i not in svg:
+                fail('dot %s: id %s not in the SVG' % (' '.join(args), i))
+        # Edge counts from the JSON: the tree of name prefixes.
+        want, label = {}, {}
+        for p in data['paths']:
+            for d in range(1, len(p['path'])):
+                key = (tuple(p['path'][:d]), tuple(p['path'][:d + 1]))
+                want[key] = want.get(key, 0) + p['count']
+        # Map node ids to prefixes through the labels' first line (names are
+        # plain in this profile), walking edges from the roots.
+        for name, nid, lab in nodes:
+            label[nid] = lab.split('"')[0]
+        parent = {b: a for a, b, _, _ in edges}
+
+        def prefix(nid):
+            return (prefix(parent[nid]) if nid in parent else ()) + (label[nid],)
+        got = {(prefix(a), prefix(b)): int(c) for a, b, _, c in edges}
+        eq('dot %s edge counts' % ' '.join(args), got, want)
+        roots = {(label[n[1]],) for n in nodes if n[1] not in parent}
+        eq('dot %s roots' % ' '.join(args), roots, {(p['path'][0],) for p in data['paths']})
+    with open(os.path.join(work, 'demo.svg'), 'w') as f:
+        f.write(svg)
+
+
+def pprof_top(path, index, env):
+    out = run(['go', 'tool', 'pprof', '-top', '-sample_index=%d' % index, '-unit=ns',
+               '-nodecount=100000', '-nodefraction=0', '-edgefraction=0', path], env=env).decode()
+    rows = {}
+    for line in out.splitlines():
+        m = re.fullmatch(r'\s*(\d+)(?:ns)?\s+\S+%\s+\S+%\s+(\d+)(?:ns)?\s+\S+%\s+(.+)', line)
+        if m:
+            rows[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+    return rows
+
+
+def pprof(pp, prof, work):
+    if not shutil.which('go'):
+        fail('go (Debian golang-go) not found: cannot check the pprof export')
+        return
+    data = load_json(pp, prof)
+    out = os.path.join(work, 'demo.pb.gz')
+    report(pp, prof, '--format', 'pprof', '-o', out)
+    with open(out, 'rb') as f:
+        raw = f.read()
+    eq('gzip magic', raw[:2], b'\x1f\x8b')
+    gzip.decompress(raw)  # raises on a bad stream or checksum
+    env = dict(os.environ, HOME=work, PPROF_TMPDIR=work, GOCACHE=os.path.join(work, 'gocache'))
+    for index, value in ((0, 'count'), (1, 'time')):
+        want = {}
+        for p in data['paths']:
+            v = p['count'] if value == 'count' else ns((p['time_ns'] or 0))
+            if value == 'time' and p['segments']:
+                v = ns(sum(s['sum_ticks'] for s in p['segments']) / data['ticks_per_ns'])
+            for name in set(p['path']):
+                flat, cum = want.get(name, (0, 0))
+                want[name] = (flat + (v if name == p['path'][-1] else 0), cum + v)
+        want = {k: v for k, v in want.items() if v != (0, 0)}
+        eq('pprof -top %s' % value, pprof_top(out, index, env), want)
+
+
+def main():
+    what, pp, mkprof, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    prof = os.path.join(work, 'demo.pathprof')
+    run([mkprof, 'demo', prof])
+    if what == 'folded':
+        folded(pp, prof)
+    elif what == 'dot':
+        dot(pp, prof, work)
+    elif what == 'pprof':
+        pprof(pp, prof, work)
+    else:
+        sys.exit('unknown check ' + what)
+    print('%s: %s' % (what, '%d failure(s)' % failures if failures else 'ok'))
+    sys.exit(1 if failures else 0)
+
+
+main()

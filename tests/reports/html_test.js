@@ -1,0 +1,174 @@
+/* The HTML report in a real headless Chromium: it loads with no console
+ * error and no network request, shows the top path, a click on a frame shows
+ * that frame's segment table with the numbers of the JSON export, search and
+ * thresholds filter the path table, and hostile names render as text.
+ * Screenshots are kept in OUTDIR.
+ * usage: node html_test.js PLAYWRIGHT_DIR DEMO.html DEMO.json HOSTILE.html OUTDIR */
+'use strict';
+const path = require('path');
+const fs = require('fs');
+
+const [pwDir, demoHtml, demoJson, hostileHtml, outDir] = process.argv.slice(2);
+const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
+
+let failures = 0;
+function fail(msg) {
+	console.log('FAIL: ' + msg);
+	failures++;
+}
+function eq(what, got, want) {
+	if (JSON.stringify(got) !== JSON.stringify(want))
+		fail(what + ': got ' + JSON.stringify(got) + ', expected ' + JSON.stringify(want));
+}
+
+/* As the text report's "%.0f": half to even. */
+function roundEven(x) {
+	const r = Math.round(x);
+	return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/* A page with every console error, page error, dialog and request other
+ * than the page itself recorded (requests are aborted, never sent). */
+async function open(browser, file) {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+	const page = await context.newPage();
+	const url = 'file://' + path.resolve(file);
+	const seen = { errors: [], requests: [], dialogs: [] };
+	page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') seen.errors.push(m.text()); });
+	page.on('pageerror', (e) => seen.errors.push(String(e)));
+	page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss(); });
+	page.on('request', (r) => { if (r.url() !== url) seen.requests.push(r.url()); });
+	await context.route('**/*', (route) => {
+		if (route.request().url() === url)
+			route.continue();
+		else
+			route.abort();
+	});
+	await page.goto(url, { waitUntil: 'load' });
+	await page.waitForSelector('#flame .frame');
+	return { page, seen, context };
+}
+
+function checkClean(name, seen) {
+	eq(name + ': console errors', seen.errors, []);
+	eq(name + ': network requests', seen.requests, []);
+	eq(name + ': dialogs', seen.dialogs, []);
+}
+
+async function tableRows(page, sel) {
+	return page.$$eval(sel + ' tbody tr', (trs) =>
+		trs.filter((tr) => tr.offsetParent !== null)
+			.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+}
+
+async function demo(browser) {
+	const data = JSON.parse(fs.readFileSync(demoJson, 'utf8'));
+	const rate = data.ticks_per_ns;
+	const { page, seen, context } = await open(browser, demoHtml);
+	await page.screenshot({ path: path.join(outDir, 'demo.png'), fullPage: true });
+
+	/* The top path by time (the default weight of a timed profile). */
+	const top = data.paths.reduce((a, p) => (p.time_ns || 0) > (a.time_ns || 0) ? p : a);
+	eq('top path', await page.textContent('#top-path-names'), top.path.join(' > '));
+	eq('path rows', (await tableRows(page, '#paths-table')).length, data.paths.length);
+
+	/* A leaf frame with one path through it: its table is that path's
+	 * segments, as the JSON export gives them. */
+	const getc = data.paths.find((p) => p.path[p.path.length - 1] === 'getc');
+	await page.click('#flame .frame >> text="getc"');
+	await page.waitForSelector('#details:not([hidden])');
+	eq('details title', await page.textContent('#details-title'), 'getc');
+	eq('details path', await page.textContent('#details-path'), getc.path.join(' > '));
+	const want = getc.segments.map((s) => [s.name, String(s.count)].concat(
+		[s.mean_ns, s.p50_ns, s.p90_ns, s.p99_ns, s.max_ns].map((v) => String(roundEven(v)))));
+	eq('getc segment table', await tableRows(page, '#seg-table'), want);
+	await page.screenshot({ path: path.join(outDir, 'demo-getc.png'), fullPage: true });
+
+	/* An inner frame: its own segment merges every path through it. */
+	const through = data.paths.filter((p) => p.path.length >= 2 && p.path[0] === 'main' &&
+		p.path[1] === 'work' && p.segments);
+	const segs = through.map((p) => p.segments[1]);
+	const count = segs.reduce((a, s) => a + s.count, 0);
+	const sum = segs.reduce((a, s) => a + s.sum_ticks, 0);
+	const max = Math.max.apply(null, segs.map((s) => s.max_ticks));
+	await page.click('#flame .frame >> text="work"');
+	const rows = await tableRows(page, '#seg-table');
+	eq('work table rows', rows.map((r) => r[0]), ['main', 'work']);
+	eq('work segment count', rows[1][1], String(count));
+	eq('work segment mean', rows[1][2], String(roundEven(sum / rate / count)));
+	eq('work segment max', rows[1][6], String(roundEven(max / rate)));
+	const bars = await page.$$eval('#hist .bar:not(.empty)', (b) => b.length);
+	const bins = new Set();
+	segs.forEach((s) => s.bins.forEach((b) => bins.add(b[0])));
+	eq('work histogram bars', bars, bins.size);
+
+	/* Search keeps the paths with a matching name and marks the frames. */
+	await page.fill('#search', 'COMPUTE');
+	const hits = data.paths.filter((p) => p.path.some((n) => n.includes('compute')));
+	eq('search rows', (await tableRows(page, '#paths-table')).length, hits.length);
+	eq('search frames', await page.$$eval('#flame .frame.match', (f) => f.map((e) => e.textContent)),
+		['compute', 'compute']);
+	await page.screenshot({ path: path.join(outDir, 'demo-search.png'), fullPage: true });
+	await page.fill('#search', '');
+
+	/* Thresholds drop paths from the tree and the table. */
+	await page.fill('#min-count', '100');
+	const big = data.paths.filter((p) => p.count >= 100);
+	eq('min-count rows', (await tableRows(page, '#paths-table')).length, big.length);
+	eq('min-count frames gone', await page.$$eval('#flame .frame', (f) =>
+		f.some((e) => e.textContent === 'io' || e.textContent === 'idle')), false);
+	await page.fill('#min-count', '0');
+	await page.fill('#min-time', String(Math.ceil(top.time_ns)));
+	eq('min-time rows', (await tableRows(page, '#paths-table')).length, 1);
+	await page.fill('#min-time', '0');
+
+	/* Sorting by count, then weight by count. */
+	await page.click('#paths-table th[data-key=count]');
+	const counts = (await tableRows(page, '#paths-table')).map((r) => Number(r[1]));
+	eq('sorted by count', counts, counts.slice().sort((a, b) => b - a));
+	await page.selectOption('#weight', 'count');
+	const byCount = data.paths.reduce((a, p) => p.count > a.count ? p : a);
+	eq('top path by count', await page.textContent('#top-path-names'), byCount.path.join(' > '));
+
+	checkClean('demo', seen);
+	await context.close();
+}
+
+async function hostile(browser) {
+	const { page, seen, context } = await open(browser, hostileHtml);
+	const names = ['<script>alert(1)</script>', '</script><img src=x onerror=alert(2)>', '&amp;<!--'];
+	const frames = await page.$$eval('#flame .frame', (f) => f.map((e) => e.textContent));
+	names.forEach((n) => { if (!frames.includes(n)) fail('hostile frame missing: ' + n); });
+	eq('no injected elements', await page.evaluate(() =>
+		document.querySelectorAll('img, b, #flame script, table script').length), 0);
+	eq('title as text', await page.title(), 'pathprof: <b>cmd</b> "</script>"');
+	await page.click('#flame .frame >> text="</script><img src=x onerror=alert(2)>"');
+	const rows = await tableRows(page, '#seg-table');
+	eq('hostile segment names', rows.map((r) => r[0]), ['main', names[0], names[1]]);
+	await page.screenshot({ path: path.join(outDir, 'hostile.png'), fullPage: true });
+	checkClean('hostile', seen);
+	await context.close();
+}
+
+(async () => {
+	let browser;
+	try {
+		browser = await chromium.launch({
+			executablePath: '/usr/bin/chromium',
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+				'--disable-component-update', '--disable-sync', '--no-first-run'],
+		});
+	} catch (e) {
+		console.log('FAIL: cannot launch /usr/bin/chromium: ' + e.message);
+		process.exit(1);
+	}
+	try {
+		await demo(browser);
+		await hostile(browser);
+	} catch (e) {
+		fail(e.stack || String(e));
+	}
+	await browser.close();
+	console.log(failures ? failures + ' failure(s)' : 'html: all checks passed; screenshots in ' + outDir);
+	process.exit(failures ? 1 : 0);
+})();

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs html_test.js in headless Chromium. playwright-core comes from npm into
+# NPM_DIR (inside the build directory) on first use; when it cannot be
+# installed or Chromium is missing the test fails, it never passes unrun.
+# usage: html_test.sh PATHPROF MKPROF NPM_DIR WORK_DIR
+set -u
+pp=$1 mkprof=$2 npm_dir=$3 work=$4
+here=$(cd "$(dirname "$0")" && pwd)
+pw_version=1.65.1
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+command -v node >/dev/null || fail "node not found (Debian nodejs): cannot run the browser test"
+[ -x /usr/bin/chromium ] || fail "/usr/bin/chromium not found (Debian chromium): cannot run the browser test"
+if [ "$(cat "$npm_dir/.installed" 2>/dev/null)" != "$pw_version" ]; then
+	mkdir -p "$npm_dir" || fail "cannot create $npm_dir"
+	npm install --prefix "$npm_dir" --no-audit --no-fund --silent "playwright-core@$pw_version" ||
+		fail "cannot install playwright-core@$pw_version from npm into $npm_dir"
+	echo "$pw_version" >"$npm_dir/.installed"
+fi
+
+mkdir -p "$work/screenshots" || exit 1
+"$mkprof" demo "$work/demo.pathprof" || fail "mkprof demo"
+"$mkprof" hostile "$work/hostile.pathprof" || fail "mkprof hostile"
+"$pp" report --format html -o "$work/demo.html" "$work/demo.pathprof" || fail "report --format html demo"
+"$pp" report --format json -o "$work/demo.json" "$work/demo.pathprof" || fail "report --format json demo"
+"$pp" report --format html -o "$work/hostile.html" "$work/hostile.pathprof" || fail "report --format html hostile"
+exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
+	"$work/screenshots"
