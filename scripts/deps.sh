@@ -3,12 +3,15 @@
 # something is missing (so it is cheap to run every time). Needs root or sudo.
 set -eu
 pkgs="meson ninja-build pkg-config gcc g++ clang llvm-14-dev libclang-rt-14-dev
-      libdw-dev libelf-dev python3 valgrind graphviz"
+      libdw-dev libelf-dev python3 valgrind graphviz chromium golang-go nodejs"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
+# npm: the browser test installs playwright-core with it. Some nodejs builds
+# (NodeSource) bundle npm and conflict with Debian's package: check the command.
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -z "$missing" ] && exit 0
 echo "deps.sh: installing:$missing"
 sudo=""
