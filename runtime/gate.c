@@ -167,7 +167,7 @@ void pp__leave_slow(void)
 		t->excess--;
 }
 
-pp__path_t *pp__path_miss(pp__tls_t *t, uint32_t d)
+static pp__path_t *path_miss(pp__tls_t *t, uint32_t d)
 {
 	pp__slab_t *s = slab_of(t);
 	uint64_t h = t->hash;
@@ -247,7 +247,7 @@ static void seg_add(pp__slab_t *s, pp__segrt_t *g, uint64_t v)
 
 /* Segment i of a path is the time from entering stage i to entering stage
  * i+1; the leaf's segment ends at its return (now). */
-void pp__record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now)
+static void record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now)
 {
 	pp__slab_t *s = slab_of(t);
 	if (in_slow) {
@@ -317,4 +317,32 @@ void pp_reset(void)
 		pp__trace_end(t->trace);
 	}
 	pp__slab_reset_all();
+}
+
+static inline void finish_pop(pp__tls_t *t, uint32_t d)
+{
+	t->hash = t->stack[d].hash_before;
+	t->depth = d;
+}
+
+void pp__leaf_miss(pp__tls_t *t, uint32_t d)
+{
+	path_miss(t, d);
+	finish_pop(t, d);
+}
+
+void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now)
+{
+	uint64_t h = t->hash;
+	pp__slot_t *s = t->table + (h & t->mask);
+	pp__path_t *p;
+	if (PP_LIKELY(s->hash == h)) {
+		p = s->path;
+		p->count++;
+	} else {
+		p = path_miss(t, d);
+	}
+	if (p)
+		record_times(t, p, d, now);
+	finish_pop(t, d);
 }

@@ -35,7 +35,7 @@ typedef struct pp_profile {
 	double ticks_per_ns;       /* calibrated tick rate */
 	uint32_t timing;           /* enum pp_timing at dump */
 	uint32_t sample_n;
-	uint64_t events;        /* root frames that returned */
+	uint64_t events;        /* events started: frames entered with no gate open (or after pp_root) */
 	uint64_t records;       /* leaf returns seen (recorded + dropped) */
 	uint64_t drops_table;   /* leaf returns dropped: path table or memory full */
 	uint64_t drops_depth;   /* frames skipped beyond the stack bound */

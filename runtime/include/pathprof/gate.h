@@ -88,8 +88,11 @@ struct pp__slab {
 
 PP_EXPORT void pp__enter_slow(uint64_t key, int fe) PP_COLD;
 PP_EXPORT void pp__leave_slow(void) PP_COLD;
-PP_EXPORT pp__path_t *pp__path_miss(pp__tls_t *t, uint32_t d) PP_NOINSTR;
-PP_EXPORT void pp__record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now) PP_NOINSTR;
+/* The rest of a leaf's exit, out of line: a path not found at its first
+ * probe (first sight, collision), or any leaf of a timed event (now = the
+ * exit timestamp). Both finish the pop (restore hash and depth). */
+PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t d) PP_NOINSTR;
+PP_EXPORT void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now) PP_NOINSTR;
 
 #ifdef PP_NO_TIMING
 #define PP__TIMING 0
@@ -143,53 +146,54 @@ PP_INLINE uint32_t pp__event_timed(pp__tls_t *t)
 PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int given, uint32_t timed,
 			uint64_t at)
 {
+	uint64_t hb = t->hash;
+	pp__frame_t *f = t->stack + d;
 	/* Claim the frame before filling it: a signal handler that runs gated
 	 * code in between then pushes above it instead of overwriting it. The
 	 * barrier only stops the compiler reordering; it costs no instruction. */
 	t->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
-	pp__frame_t *f = t->stack + d;
-	uint64_t hb = t->hash;
 	f->hash_before = hb;
 	f->key = key;
 	f->child = 0;
 	f[-1].child = 1;
 	t->hash = pp__mix(hb, key);
-	if (PP__TIMING) {
-		if (hb == PP__SEED)
+	/* An event starts when a frame is entered with the seed hash: count it
+	 * and take its sampling decision once, so a whole event is timed or not. */
+	if (hb == PP__SEED) {
+		t->slab->events++;
+		if (PP__TIMING)
 			t->timing_now = given ? timed : pp__event_timed(t);
-		if (t->timing_now)
-			f->t = given ? at : pp_ticks();
 	}
+	if (PP__TIMING && t->timing_now)
+		f->t = given ? at : pp_ticks();
 }
 
-/* Pop the frame at depth d; a leaf records its path (see pp__push for given). */
+/* Pop the frame at depth d; a leaf records its path (see pp__push for given).
+ * Everything past a one-probe hit of an untimed leaf is a tail call out of
+ * line, so the inline part needs no callee-saved registers in its host. */
 PP_INLINE void pp__pop(pp__tls_t *t, uint32_t d, int given, uint64_t at)
 {
 	pp__frame_t *f = t->stack + d;
 	if (!f->child) {
-		uint64_t now = 0;
-		if (PP__TIMING && t->timing_now)
-			now = given ? at : pp_ticks();
-		pp__slot_t *s = t->table + (t->hash & t->mask);
-		pp__path_t *p;
-		if (PP_LIKELY(s->hash == t->hash)) {
-			p = s->path;
-			p->count++;
-		} else {
-			p = pp__path_miss(t, d);
+		if (PP__TIMING && t->timing_now) {
+			pp__leaf_timed(t, d, given ? at : pp_ticks());
+			return;
 		}
-		if (PP__TIMING && t->timing_now && p)
-			pp__record_times(t, p, d, now);
+		uint64_t h = t->hash;
+		pp__slot_t *s = t->table + (h & t->mask);
+		if (PP_UNLIKELY(s->hash != h)) {
+			pp__leaf_miss(t, d);
+			return;
+		}
+		s->path->count++;
 	}
-	uint64_t hb = f->hash_before;
-	t->slab->events += (hb == PP__SEED);
-	t->hash = hb;
+	t->hash = f->hash_before;
 	t->depth = d;
 }
 
-/* Enter a gate. ~8 instructions when timing is off: load depth, compare,
- * four stores into the frame, mix, store. The compare is also the switch to
+/* Enter a gate. ~16 instructions when timing is off: load depth, compare,
+ * four stores into the frame, mix (two multiplies), store, event check. The compare is also the switch to
  * every rare case, trace recording included, so recording costs nothing here
  * when it is off. */
 PP_INLINE void pp__enter(uint64_t key, int fe)
