@@ -5,6 +5,7 @@
 # compile/link/fail steps of an autoconf-style configure behaving as with the
 # plain compiler.
 # usage: passthru.sh WRAPPER BUILDROOT CC VIA
+# shellcheck disable=SC2015 # 'A && B || fail': fail when either step fails
 set -u
 wrapper=$1 build=$2 cc=$3 via=$4
 command -v "$cc" >/dev/null 2>&1 || { echo "passthru.sh: $cc not found: skipped"; exit 77; }

@@ -3,6 +3,7 @@
 # exits, keeps the profile, and exits with the program's status (128+N for a
 # signal, 127 when it cannot start, 2 for a bad command line).
 # usage: run.sh PATHPROF WRAPPER BUILDROOT SRCDIR
+# shellcheck disable=SC2015 # 'A && B || fail': fail when either step fails
 set -u
 pathprof=$1 wrapper=$2 build=$3 srcdir=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-run.XXXXXX")
