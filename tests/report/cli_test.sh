@@ -63,7 +63,7 @@ run 2 "pathprof: report: --top: '4294967296' is too large (at most 4294967295)" 
 run 2 "pathprof: report: --min-count: '' is not a non-negative integer" "$pp" report --min-count= f
 run 2 "pathprof: report: --min-time: '1ms' is not a non-negative integer" "$pp" report --min-time 1ms f
 run 2 "pathprof: report: --sort: 'size' is not 'count' or 'time'" "$pp" report --sort size f
-run 2 "pathprof: report: --format: 'xml' is not 'text', 'json' or 'paths'" "$pp" report --format xml f
+run 2 "pathprof: report: --format: 'xml' is not 'text', 'json', 'paths', 'folded', 'dot', 'html' or 'pprof'" "$pp" report --format xml f
 run 2 "pathprof: report: one profile file expected, got 2 (see 'pathprof report --help')" \
 	"$pp" report a b
 
