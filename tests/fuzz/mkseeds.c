@@ -1,0 +1,61 @@
+/* Writes the seed profiles of the profile and CLI fuzz targets into a
+ * directory: the sample profile untimed and timed, an empty one, and one that
+ * carries an optional section this reader does not know (it must be skipped).
+ * Run when the file format changes: mkseeds tests/fuzz/seeds/profile */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+static void write_profile(const pp_profile_t *p, const char *dir, const char *name)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (pp__profile_write(p, path, err, sizeof err))
+		fz_fail("%s", err);
+}
+
+/* Splice an optional section of type 99 in front of the END section, which
+ * is the last 16 bytes of a file. */
+static void add_unknown_section(const char *dir, const char *from, const char *to)
+{
+	char in[4096], out[4096];
+	snprintf(in, sizeof in, "%s/%s", dir, from);
+	snprintf(out, sizeof out, "%s/%s", dir, to);
+	FILE *f = fopen(in, "rb");
+	if (!f)
+		fz_fail("cannot open %s", in);
+	static unsigned char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	if (n < 32 || n == sizeof buf)
+		fz_fail("%s: unexpected size %zu", in, n);
+	static const unsigned char sec[] = { 99, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 'x', 'y', 'z' };
+	f = fopen(out, "wb");
+	if (!f || fwrite(buf, 1, n - 16, f) != n - 16 || fwrite(sec, 1, sizeof sec, f) != sizeof sec ||
+	    fwrite(buf + n - 16, 1, 16, f) != 16 || fclose(f))
+		fz_fail("cannot write %s", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fputs("usage: mkseeds DIR\n", stderr);
+		return 2;
+	}
+	pp_profile_t p;
+	fz_sample(&p, 0);
+	write_profile(&p, argv[1], "untimed.pathprof");
+	pp__profile_free(&p);
+	fz_sample(&p, 1);
+	write_profile(&p, argv[1], "timed.pathprof");
+	pp__profile_free(&p);
+	memset(&p, 0, sizeof p);
+	p.version = PP_PROFILE_VERSION;
+	p.frontend = "cyg";
+	p.command = "";
+	write_profile(&p, argv[1], "empty.pathprof");
+	add_unknown_section(argv[1], "untimed.pathprof", "unknown-section.pathprof");
+	return 0;
+}
