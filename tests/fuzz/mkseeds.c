@@ -46,16 +46,16 @@ int main(int argc, char **argv)
 	}
 	pp_profile_t p;
 	fz_sample(&p, 0);
-	write_profile(&p, argv[1], "untimed.pathprof");
+	write_profile(&p, argv[1], "untimed");
 	pp__profile_free(&p);
 	fz_sample(&p, 1);
-	write_profile(&p, argv[1], "timed.pathprof");
+	write_profile(&p, argv[1], "timed");
 	pp__profile_free(&p);
 	memset(&p, 0, sizeof p);
 	p.version = PP_PROFILE_VERSION;
 	p.frontend = "cyg";
 	p.command = "";
-	write_profile(&p, argv[1], "empty.pathprof");
-	add_unknown_section(argv[1], "untimed.pathprof", "unknown-section.pathprof");
+	write_profile(&p, argv[1], "empty");
+	add_unknown_section(argv[1], "untimed", "unknown-section");
 	return 0;
 }
