@@ -1,0 +1,126 @@
+# Shared by sqlite.sh (the e2e test) and overhead.sh: fetch SQLite's
+# amalgamation from the npm package better-sqlite3 (pinned, checksummed, cached
+# in the build dir, never committed) and build it plus the driver through each
+# front-end with the flags of docs/e2e-sqlite.md. Sourced, not run.
+# Needs: build (a built pathprof Meson build dir), root (the source tree),
+# E2E_CLANG, E2E_PLUGIN_CLANG, E2E_GCC (defaults clang, clang, gcc).
+
+# The pinned package and the sha256 of its tarball: a different file is refused.
+sqlite_pkg=better-sqlite3@12.10.1
+sqlite_tgz=better-sqlite3-12.10.1.tgz
+sqlite_sha256=55a4e8528e28a50c6074b698ee5da4061af1e70b886e2e0c08ce0da340935171
+sqlite_version=3.53.2
+
+clang=${E2E_CLANG:-clang}
+pclang=${E2E_PLUGIN_CLANG:-$clang}
+gcc=${E2E_GCC:-gcc}
+cli=$build/tools/pathprof
+rt_a=$build/runtime/libpathprof.a
+cyg_a=$build/frontends/cyg/libpathprof-cyg.a
+xray_a=$build/frontends/xray/libpathprof-xray.a
+shim_a=$build/frontends/plugin/libpathprof-plugin.a
+plugin=$build/frontends/plugin/pathprof-plugin.so
+cache=$build/tests/e2e/cache
+
+# Flags (docs/e2e-sqlite.md says why, with the evidence):
+#  -std=c99 everywhere: it defines __STRICT_ANSI__, which empties SQLite's
+#    SQLITE_INLINE (always_inline, inlined even at -O0, so XRay would never see
+#    those functions while cyg and the plugin gate them through the inlining).
+#  cyg and plugin at -O2: their hooks are placed before inlining and make every
+#    gated function opaque to the optimiser, so they gate the source-level calls
+#    at any level.
+#  xray at -O0: sleds are in the final code, and from -O1 on clang drops or
+#    merges calls to functions it proved side-effect free (constant returns,
+#    readnone), -fno-inline or not; -O0 keeps every call, and has no tail calls.
+#  SQLITE_* options: deterministic and simple (no threads, no randomness, no
+#    mmap, temp tables in memory, no extension loading).
+base_flags="-std=c99 -g -U_FORTIFY_SOURCE"
+sqlite_defs="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION
+ -DSQLITE_DEFAULT_MEMSTATUS=0 -DSQLITE_OMIT_RANDOMNESS -DSQLITE_TEMP_STORE=3
+ -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_DQS=0 -DSQLITE_OMIT_DEPRECATED
+ -DSQLITE_OMIT_SHARED_CACHE"
+syslibs="-ldw -lelf -lpthread -ldl -lm"
+
+# fetch_sqlite: leaves the amalgamation in $cache/sqlite3.c (and sqlite3.h);
+# returns 1 with one line saying why when it cannot.
+fetch_sqlite()
+{
+	[ -f "$cache/ok-$sqlite_version" ] && return 0
+	mkdir -p "$cache" || return 1
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "e2e: cannot fetch SQLite: npm not found (scripts/deps.sh installs it)" >&2
+		return 1
+	fi
+	if [ ! -f "$cache/$sqlite_tgz" ]; then
+		if ! (cd "$cache" && npm_config_cache="$cache/npm" npm pack --silent \
+			"$sqlite_pkg" >npm.log 2>&1); then
+			echo "e2e: cannot fetch SQLite: 'npm pack $sqlite_pkg' failed:" >&2
+			tail -n 5 "$cache/npm.log" >&2
+			rm -f "$cache/$sqlite_tgz"
+			return 1
+		fi
+	fi
+	got=$(sha256sum "$cache/$sqlite_tgz" | cut -d' ' -f1)
+	if [ "$got" != "$sqlite_sha256" ]; then
+		echo "e2e: $sqlite_tgz: sha256 $got, expected $sqlite_sha256; refusing it" >&2
+		rm -f "$cache/$sqlite_tgz"
+		return 1
+	fi
+	tar -xzf "$cache/$sqlite_tgz" -C "$cache" --strip-components=3 \
+		package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h || return 1
+	grep -q "#define SQLITE_VERSION  *\"$sqlite_version\"" "$cache/sqlite3.h" || {
+		echo "e2e: $sqlite_tgz does not hold SQLite $sqlite_version" >&2
+		return 1
+	}
+	touch "$cache/ok-$sqlite_version"
+}
+
+# The builds the test compares and their uninstrumented baselines (overhead.sh).
+e2e_builds="clang-cyg clang-xray clang-plugin gcc-cyg"
+base_builds="clang-O2 clang-O0 gcc-O2"
+
+# fe_flags NAME: compiler, optimisation, front-end compile flags and link flags
+# of build NAME (into cc, opt, fflags, lflags) and the baseline it is timed
+# against (into base).
+fe_flags()
+{
+	opt=-O2 fflags=-finstrument-functions base=$1
+	lflags="-Wl,--whole-archive $cyg_a -Wl,--no-whole-archive $rt_a $syslibs"
+	case $1 in
+	clang-O2|clang-O0) cc=$clang opt=${1#clang} fflags="" lflags=-lm ;;
+	gcc-O2) cc=$gcc fflags="" lflags=-lm ;;
+	clang-cyg) cc=$clang base=clang-O2 ;;
+	gcc-cyg) cc=$gcc base=gcc-O2 ;;
+	clang-xray) cc=$clang opt=-O0 base=clang-O0
+		fflags="-fxray-instrument -fxray-instruction-threshold=1"
+		lflags="-fxray-instrument -Wl,--whole-archive $xray_a -Wl,--no-whole-archive $rt_a $syslibs" ;;
+	clang-plugin) cc=$pclang base=clang-O2
+		fflags="-fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all"
+		lflags="$shim_a $rt_a $syslibs" ;;
+	*) echo "e2e: unknown build $1" >&2; return 1 ;;
+	esac
+}
+
+# build_one NAME DIR: compile SQLite and the driver into DIR/driver; the
+# compiler's output goes to DIR/build.log. Skips work already done for the
+# same flags (the SQLite compile is the expensive part of the suite).
+build_one()
+{
+	fe_flags "$1" || return 1
+	d=$2
+	mkdir -p "$d" || return 1
+	# shellcheck disable=SC2086
+	stamp=$(printf '%s\n' "$cc" $opt $base_flags $sqlite_defs $fflags | cksum | cut -d' ' -f1)
+	if [ ! -f "$d/sqlite3.o" ] || [ "$(cat "$d/stamp" 2>/dev/null)" != "$stamp" ]; then
+		rm -f "$d/sqlite3.o" "$d/stamp"
+		# shellcheck disable=SC2086
+		"$cc" $opt $base_flags $sqlite_defs $fflags -w -c "$cache/sqlite3.c" \
+			-o "$d/sqlite3.o" >"$d/build.log" 2>&1 || return 1
+		echo "$stamp" >"$d/stamp"
+	fi
+	# shellcheck disable=SC2086
+	"$cc" $opt $base_flags $sqlite_defs $fflags -Wall -Wextra -Werror \
+		-I"$cache" -c "$root/tests/e2e/driver.c" -o "$d/driver.o" >>"$d/build.log" 2>&1 &&
+	# shellcheck disable=SC2086
+	"$cc" "$d/driver.o" "$d/sqlite3.o" -o "$d/driver" $lflags >>"$d/build.log" 2>&1
+}
