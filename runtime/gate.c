@@ -33,22 +33,99 @@ static inline uint32_t open_limit(const pp__tls_t *t)
 
 /* Beyond the bound: skip the frame but keep its parent from passing for a
  * leaf, and count it. */
-static void skip_frame(pp__tls_t *t)
+static void skip_frame(pp__tls_t *t, uint64_t sp)
 {
 	if (t->depth)
 		t->stack[t->depth - 1].child = 1;
 	slab_of(t)->drops_depth++;
-	t->excess++;
+	if (t->excess++ == 0)
+		t->excess_sp = sp;
 	t->limit = 0;
+}
+
+/* Skipped frames all lie at or below the outermost one's address: a gate
+ * above it means they are dead (a longjmp out of a recursion beyond the
+ * bound), so the thread leaves the overflow state instead of skipping
+ * every later gate. */
+static void drop_dead_excess(pp__tls_t *t, uint64_t sp)
+{
+	if (t->excess && sp != PP__SP_NONE && sp > t->excess_sp) {
+		slab_of(t)->unmatched += t->excess;
+		t->excess = 0;
+		t->limit = open_limit(t);
+	}
 }
 
 void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at)
 {
 	if (t->excess || t->depth >= pp__config.depth) {
-		skip_frame(t);
+		skip_frame(t, PP__SP_NONE);
 		return;
 	}
-	pp__push(t, t->depth, key, 1, timed, at);
+	pp__push(t, t->depth, key, 1, timed, at, PP__SP_NONE, 0);
+}
+
+/* Is the top frame dead? Entering: pp__dead(). Leaving a raii scope, the
+ * frame left lies exactly at sp, so anything below it is dead. cyg and
+ * plugin exit hooks may run after the epilogue (GCC tail-calls them at -O2),
+ * that is above the frame they leave, up to its caller's position: there the
+ * frame left is the outermost one below sp, and only frames above it die. */
+static int top_dead(const pp__tls_t *t, uint32_t d, int fe, uint64_t sp, uint64_t ra,
+		    uint64_t key, int leaving)
+{
+	const pp__frame_t *f = t->stack + d - 1;
+	if (!leaving)
+		return pp__dead(f, fe, sp, ra, key);
+	if (f->ra)
+		return f->sp < sp;
+	return d > 1 && f[-1].sp < sp && !f[-1].ra;
+}
+
+/* Drop the dead frames on top, one at a time, depth first: a signal handler
+ * arriving half-way then pushes above the frames still to be read. */
+static void drop_dead_frames(pp__tls_t *t, int fe, uint64_t sp, uint64_t ra, uint64_t key,
+			     int leaving)
+{
+	uint32_t d;
+	while ((d = t->depth) > 0 && top_dead(t, d, fe, sp, ra, key, leaving)) {
+		const pp__frame_t *f = t->stack + d - 1;
+		t->depth = d - 1;
+		__asm__ volatile("" ::: "memory");
+		t->hash = f->hash_before;
+		slab_of(t)->unmatched++;
+	}
+}
+
+/* Enter on a live, untraced thread below the bound, from a gate at (sp, ra). */
+static void enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra)
+{
+	if (PP__RESYNC(fe) && sp != PP__SP_NONE)
+		drop_dead_frames(t, fe, sp, ra, key, 0);
+	if (t->depth >= pp__config.depth) {
+		skip_frame(t, sp);
+		return;
+	}
+	pp__push(t, t->depth, key, 0, 0, 0, sp, ra);
+}
+
+void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra)
+{
+	enter_checked(&pp__tls, key, fe, sp, ra);
+}
+
+static void leave_checked(pp__tls_t *t, uint64_t sp)
+{
+	drop_dead_frames(t, PP_FE_NONE, sp, 0, 0, 1);
+	if (!t->depth) {
+		slab_of(t)->unmatched++;
+		return;
+	}
+	pp__pop(t, t->depth - 1, 0, 0);
+}
+
+void pp__leave_resync(uint64_t sp)
+{
+	leave_checked(&pp__tls, sp);
 }
 
 void pp__gate_leave_at(pp__tls_t *t, uint64_t at)
@@ -70,6 +147,7 @@ void pp__gate_root(pp__tls_t *t)
 	t->hash = PP__SEED;
 	t->depth = 0;
 	t->excess = 0;
+	t->excess_sp = 0;
 	t->limit = open_limit(t);
 }
 
@@ -116,7 +194,7 @@ static void traced_leave(pp__tls_t *t)
 		pp__trace_end(t->trace);
 }
 
-void pp__enter_slow(uint64_t key, int fe)
+void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
 	pp__tls_t *t = &pp__tls;
 	int saved = errno;
@@ -128,8 +206,11 @@ void pp__enter_slow(uint64_t key, int fe)
 			t->limit = pp__config.depth;
 			if (pp__trace_armed)
 				pp__trace_attach(t, fe);
+			if (t->trace)
+				traced_enter(t, key);
+			else
+				enter_checked(t, key, fe, sp, ra);
 			errno = saved;
-			pp__enter(key, fe);
 			return;
 		}
 		t->state = ST_DEAD;
@@ -137,10 +218,16 @@ void pp__enter_slow(uint64_t key, int fe)
 	if (t->state == ST_LIVE) {
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
-		if (t->trace)
+		if (t->trace) {
 			traced_enter(t, key);
-		else
-			skip_frame(t);
+		} else {
+			if (PP__RESYNC(fe))
+				drop_dead_excess(t, sp);
+			if (t->excess)
+				skip_frame(t, sp);
+			else
+				enter_checked(t, key, fe, sp, ra);
+		}
 	} else {
 		__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
 		t->excess++;
@@ -149,17 +236,22 @@ void pp__enter_slow(uint64_t key, int fe)
 	errno = saved;
 }
 
-void pp__leave_slow(void)
+void pp__leave_slow(uint64_t sp)
 {
 	pp__tls_t *t = &pp__tls;
 	if (t->state == ST_LIVE) {
 		int saved = errno;
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
-		if (t->trace)
+		if (t->trace) {
 			traced_leave(t);
-		else
-			pp__gate_leave_at(t, 0);
+		} else {
+			drop_dead_excess(t, sp);
+			if (t->excess)
+				pp__gate_leave_at(t, 0);
+			else
+				leave_checked(t, sp);
+		}
 		errno = saved;
 		return;
 	}

@@ -261,6 +261,8 @@ static pp__slab_t *slab_create(void)
 	pp__slab_t *s = (pp__slab_t *)m;
 	s->pub.magic = PP__SLAB_MAGIC;
 	s->frames = (pp__frame_t *)(m + frames_off);
+	/* The sentinel lies above every stack: never taken for a dead frame. */
+	s->frames[0].sp = PP__SP_NONE;
 	s->table = (pp__slot_t *)(m + table_off);
 	s->mask = slots - 1;
 	s->capacity = pp__config.paths;

@@ -33,7 +33,15 @@ typedef struct pp__frame {
 	uint64_t key;
 	uint64_t t;     /* entry timestamp in ticks, when the event is timed */
 	uint64_t child; /* non-zero once a gated child was entered */
+	uint64_t sp;    /* frame address of the gate's host; deeper calls lie lower
+			 * (PP__SP_NONE: not checked) */
+	uint64_t ra;    /* the host's return address (raii: tells a nested scope
+			 * from a new activation at the same address) */
 } pp__frame_t;
+
+/* Frames pushed without a stack position (replay, recording, XRay) carry
+ * this: above every address, so they are never taken for dead. */
+#define PP__SP_NONE UINT64_MAX
 
 typedef struct pp__path pp__path_t;
 
@@ -58,6 +66,7 @@ typedef struct pp__tls {
 	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
 	uint32_t state;      /* internal: registration state */
 	struct pp__trace_buf *trace; /* recording this thread (PATHPROF_TRACE); limit stays 0 */
+	uint64_t excess_sp;  /* frame address of the outermost skipped frame */
 } pp__tls_t;
 
 /* Shared by all threads, written only by pp_set_timing(). */
@@ -86,8 +95,14 @@ struct pp__slab {
 	/* further fields are private to the runtime (runtime/slab.h) */
 };
 
-PP_EXPORT void pp__enter_slow(uint64_t key, int fe) PP_COLD;
-PP_EXPORT void pp__leave_slow(void) PP_COLD;
+PP_EXPORT void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
+PP_EXPORT void pp__leave_slow(uint64_t sp) PP_COLD;
+/* Resync (docs/control-flow.md): the top frame lies deeper than the gate
+ * being entered or left, so it is dead (longjmp, an exception that ran no
+ * exit hook): drop every such frame, counting each in `unmatched`, then
+ * enter or leave. */
+PP_EXPORT void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
+PP_EXPORT void pp__leave_resync(uint64_t sp) PP_COLD;
 /* The rest of a leaf's exit, out of line: a path not found at its first
  * probe (first sight, collision), or any leaf of a timed event (now = the
  * exit timestamp). Both finish the pop (restore hash and depth). */
@@ -99,6 +114,29 @@ PP_EXPORT void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now) PP_NOINSTR
 #else
 #define PP__TIMING 1
 #endif
+
+/* Which front-ends resync by stack position: those whose gate runs in a
+ * frame tied to the gated function (the function itself for raii, a hook it
+ * calls for cyg and plugin). XRay's handlers sit behind trampolines of
+ * different sizes at entry and exit and keep their own shadow stack. */
+#ifdef PP_NO_RESYNC
+#define PP__RESYNC(fe) 0
+#else
+#define PP__RESYNC(fe) ((fe) == PP_FE_RAII || (fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN)
+#endif
+#define PP__HERE() ((uint64_t)(uintptr_t)__builtin_frame_address(0))
+
+/* Is the open frame f dead, seen from a gate entered at (sp, ra, key)? A
+ * frame deeper than the gate's host is dead (its function has gone). At the
+ * same address it is an enclosing gate of the same call (a raii outer scope,
+ * a cyg or plugin gate of a function inlined into its caller) unless it is
+ * this very gate again, or (raii) it came from another call. */
+PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, uint64_t key)
+{
+	if (PP_LIKELY(f->sp > sp))
+		return 0;
+	return f->sp < sp || f->key == key || (fe == PP_FE_RAII && f->ra != ra);
+}
 
 /* Plain timestamp counter read, no fence: ordering against neighbouring loads
  * would cost more than the skew it removes at these scales. */
@@ -144,7 +182,7 @@ PP_INLINE uint32_t pp__event_timed(pp__tls_t *t)
  * this same code. given is a constant at every call, so the hot path compiles
  * as if the parameters did not exist. */
 PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int given, uint32_t timed,
-			uint64_t at)
+			uint64_t at, uint64_t sp, uint64_t ra)
 {
 	uint64_t hb = t->hash;
 	pp__frame_t *f = t->stack + d;
@@ -156,6 +194,8 @@ PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int given, uint3
 	f->hash_before = hb;
 	f->key = key;
 	f->child = 0;
+	f->sp = sp;
+	f->ra = ra;
 	f[-1].child = 1;
 	t->hash = pp__mix(hb, key);
 	/* An event starts when a frame is entered with the seed hash: count it
@@ -200,11 +240,19 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t d = t->depth;
+	uint64_t sp = PP__RESYNC(fe) ? PP__HERE() : PP__SP_NONE;
+	uint64_t ra = fe == PP_FE_RAII ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0;
 	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__enter_slow(key, fe);
+		pp__enter_slow(key, fe, sp, ra);
 		return;
 	}
-	pp__push(t, d, key, 0, 0, 0);
+	/* Resync check, ~4 instructions: the top frame (the sentinel's address
+	 * is above every stack) must lie above this gate's host. */
+	if (PP__RESYNC(fe) && PP_UNLIKELY(pp__dead(t->stack + d - 1, fe, sp, ra, key))) {
+		pp__enter_resync(key, fe, sp, ra);
+		return;
+	}
+	pp__push(t, d, key, 0, 0, 0, sp, ra);
 }
 
 /* Leave a gate. A frame that entered no gated child ends a root->leaf path:
@@ -214,12 +262,76 @@ PP_INLINE void pp__leave(void)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t d = t->depth - 1;
+	uint64_t sp = PP__HERE();
 	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__leave_slow();
+		pp__leave_slow(sp);
+		return;
+	}
+	/* A top frame deeper than the gate being left is dead. Frames pushed
+	 * without a position (PP__SP_NONE) never are. */
+	if (PP_UNLIKELY(t->stack[d].sp < sp)) {
+		pp__leave_resync(sp);
 		return;
 	}
 	pp__pop(t, d, 0, 0);
 }
+
+/* Gated code in a signal handler. Without this, the handler's gates nest
+ * under whatever frame they interrupted, which then stops being a leaf. With
+ * it, the handler's gates form events of their own and the interrupted
+ * thread's paths and counts are untouched:
+ *     static void on_tick(int sig) {
+ *             pp_signal_state_t s = pp_signal_begin();
+ *             handle_tick();   // gated
+ *             pp_signal_end(&s);
+ *     }
+ * The handler itself must not be gated (cyg: PP_NOINSTR; plugin: not
+ * marked); with raii, PP_SIGNAL_SCOPE() as its first statement does both
+ * calls. Async-signal-safe once the thread has run a gate. */
+typedef struct pp_signal_state {
+	uint64_t hash, child, sp, excess_sp;
+	uint32_t depth, excess, timing_now, top;
+} pp_signal_state_t;
+
+PP_INLINE pp_signal_state_t pp_signal_begin(void)
+{
+	pp__tls_t *t = &pp__tls;
+	pp_signal_state_t s = {t->hash, 0, 0, t->excess_sp, t->depth, t->excess, t->timing_now, 0};
+	/* The interrupted top frame may be half-pushed or half-popped: keep its
+	 * child flag, and hide its position so that a handler on an alternate
+	 * stack above it does not take it for dead. */
+	if (t->slab) {
+		pp__frame_t *f = t->stack + t->depth - 1;
+		s.top = 1;
+		s.child = f->child;
+		s.sp = f->sp;
+		f->sp = PP__SP_NONE;
+	}
+	t->excess_sp = PP__SP_NONE;
+	t->hash = PP__SEED;
+	__asm__ volatile("" ::: "memory");
+	return s;
+}
+
+PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
+{
+	pp__tls_t *t = &pp__tls;
+	__asm__ volatile("" ::: "memory");
+	t->depth = s->depth;
+	t->excess = s->excess;
+	t->excess_sp = s->excess_sp;
+	t->timing_now = s->timing_now;
+	if (s->top) {
+		pp__frame_t *f = t->stack + s->depth - 1;
+		f->child = s->child;
+		f->sp = s->sp;
+	}
+	t->hash = s->hash;
+}
+
+#define PP_SIGNAL_SCOPE()                                                                \
+	pp_signal_state_t pp__sigstate __attribute__((cleanup(pp_signal_end), unused)) = \
+		pp_signal_begin()
 
 PP_EXTERN_C_END
 
