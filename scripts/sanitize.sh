@@ -1,0 +1,110 @@
+#!/bin/sh
+# Build pathprof under sanitizers and run its tests there: the unit suite
+# under ASan+UBSan with gcc and with clang, and the threaded tests under
+# TSan. Any sanitizer report fails the run (docs/robustness.md).
+# usage: scripts/sanitize.sh [asan-gcc] [asan-clang] [tsan]   (default: all three)
+# Build dirs go under $PP_SANITIZE_DIR (default: <repo>/build-sanitize).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+top=${PP_SANITIZE_DIR:-$root/build-sanitize}
+configs=${*:-asan-gcc asan-clang tsan}
+jobs=${PP_SANITIZE_JOBS:-2}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+export LSAN_OPTIONS=print_suppressions=0
+
+# Tests that build programs themselves (tests/frontends/run.sh, tests/xray)
+# call gcc/clang by name and link libpathprof.a, whose objects then need the
+# sanitizer runtime: wrappers of the same names, first on PATH, add the
+# build's -fsanitize flags to every such compile and link. clang 14's static
+# XRay and sanitizer runtimes define the same symbols, so an XRay link takes
+# the shared sanitizer runtime instead.
+wrappers()
+{
+	dir=$1 flags=$2
+	mkdir -p "$dir"
+	for w in gcc g++ clang clang++; do
+		real=$(PATH=$(echo "$PATH" | sed "s|$dir:||") command -v "$w") || continue
+		xray=""
+		case $w in
+		clang*) xray="-shared-libsan -Wl,-rpath,$("$real" -print-runtime-dir)" ;;
+		esac
+		cat >"$dir/$w" <<-WRAP
+		#!/bin/sh
+		case " \$* " in
+		*" -c "* | *" -S "* | *" -E "*) ;;
+		*" -fxray-instrument "*) exec $real "\$@" $flags $xray ;;
+		esac
+		exec $real "\$@" $flags
+		WRAP
+		chmod +x "$dir/$w"
+	done
+}
+
+run()
+{
+	name=$1 cc=$2 cxx=$3 san=$4
+	shift 4
+	build=$top/$name
+	flags="-fsanitize=$san -fno-omit-frame-pointer"
+	[ "$san" = thread ] || flags="$flags -fno-sanitize-recover=all"
+	wrappers "$build/bin" "$flags"
+	echo "== sanitize: $name ($cc, -fsanitize=$san)"
+	# The LLVM pass plugin is loaded into clang itself, which carries no
+	# sanitizer runtime, so it is built only in the ordinary builds (and the
+	# verify suite, which needs it, runs there); b_lundef is off because
+	# clang links the sanitizer runtime into executables only.
+	if [ ! -f "$build/build.ninja" ]; then
+		PATH="$build/bin:$PATH" CC=$(command -v "$cc") CXX=$(command -v "$cxx") \
+			meson setup "$build" "$root" -Dwerror=true -Db_sanitize="$san" -Db_lundef=false \
+			-Dplugin=disabled -Dc_args="$flags" -Dcpp_args="$flags" >"$top/$name.setup.log" ||
+			{ cat "$top/$name.setup.log" >&2; exit 1; }
+	fi
+	PATH="$build/bin:$PATH" ninja -C "$build" >"$top/$name.build.log" 2>&1 ||
+		{ grep -E -A12 "^FAILED" "$top/$name.build.log" | head -60 >&2; exit 1; }
+	PATH="$build/bin:$PATH" meson test -C "$build" --print-errorlogs --num-processes "$jobs" \
+		--timeout-multiplier 4 "$@"
+}
+
+# Unit tests of a build, minus those matching the regex $2. The ASan runtimes
+# of gcc and clang cannot share a process, so a program one compiler links
+# against the shared libpathprof the other built is left out (tests/wrapper:
+# *-clang in the gcc build and *-gcc in the clang build); the static library
+# mixes fine and stays in.
+unit_tests()
+{
+	meson test -C "$1" --list 2>/dev/null | grep ':unit / ' | sed 's/^.* \/ //' |
+		grep -Ev "$2" || true
+}
+
+# Threaded tests: whatever runs several threads or reads another thread's
+# slabs.
+threaded()
+{
+	unit_tests "$1" '^$' | grep -E 'thread|live|trace|merge|gate-' || true
+}
+
+mkdir -p "$top"
+for cfg in $configs; do
+	case $cfg in
+	asan-gcc | asan-clang)
+		cc=${cfg#asan-} other=clang
+		[ "$cc" = gcc ] || other=gcc
+		cxx=g++
+		[ "$cc" = gcc ] || cxx=clang++
+		# Configure and build first so the test list exists.
+		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
+		# shellcheck disable=SC2046
+		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper)-.*-$other\$")
+		;;
+	tsan)
+		run "$cfg" clang clang++ thread --list >/dev/null
+		# shellcheck disable=SC2046
+		run "$cfg" clang clang++ thread $(threaded "$top/$cfg")
+		;;
+	*) echo "sanitize.sh: unknown configuration '$cfg' (asan-gcc, asan-clang, tsan)" >&2; exit 2 ;;
+	esac
+done
+echo "sanitize: all clean ($configs)"
