@@ -1,0 +1,36 @@
+#!/bin/sh
+# Build tests/control/ctl.c through one front-end with one compiler, run one
+# mode, and compare the profile with what the program says it must hold: the
+# canonical listing and the counters it names ('#name value' lines).
+# usage: run.sh CC FRONTEND OPT MODE BUILDROOT SRCROOT PATHPROF [VAR=VALUE...]
+set -eu
+cc=$1 fe=$2 opt=$3 mode=$4 build=$5 root=$6 pathprof=$7
+shift 7
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-ctl.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+inc="-I$root/runtime/include -I$root/frontends/raii -I$root/frontends/plugin"
+case $fe in
+raii) flags="-DFE_RAII" libs="" ;;
+cyg) flags="-finstrument-functions" libs="$build/frontends/cyg/libpathprof-cyg.a" ;;
+*) echo "run.sh: unknown front-end $fe" >&2; exit 1 ;;
+esac
+# shellcheck disable=SC2086
+"$cc" -std=gnu11 -g $opt -Wall -Wextra -Werror $flags $inc "$root/tests/control/ctl.c" -o "$work/prog" \
+	-Wl,--whole-archive $libs -Wl,--no-whole-archive \
+	"$build/runtime/libpathprof.a" -ldw -lelf -lpthread -ldl -lm
+env PATHPROF_OUT="$work/out.pathprof" "$@" "$work/prog" "$mode" >"$work/expect.all"
+grep -v '^#' "$work/expect.all" | sort >"$work/expect" || true
+"$pathprof" report --format paths "$work/out.pathprof" | sort >"$work/got"
+if ! diff -u "$work/expect" "$work/got"; then
+	echo "run.sh: $mode $fe $cc $opt: listing differs" >&2
+	exit 1
+fi
+"$pathprof" report --format json "$work/out.pathprof" >"$work/json"
+grep '^#' "$work/expect.all" | while read -r name want; do
+	name=${name#\#}
+	got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/json" "$name")
+	if [ "$got" != "$want" ]; then
+		echo "run.sh: $mode $fe $cc $opt: $name is $got, expected $want" >&2
+		exit 1
+	fi
+done
