@@ -109,8 +109,13 @@ build_one()
 	fe_flags "$1" || return 1
 	d=$2
 	mkdir -p "$d" || return 1
+	# The object depends on the flags, the compiler and, for the plugin build,
+	# the pass itself.
+	pass=
+	case $fflags in *pass-plugin*) pass=$(cksum <"$plugin") ;; esac
 	# shellcheck disable=SC2086
-	stamp=$(printf '%s\n' "$cc" $opt $base_flags $sqlite_defs $fflags | cksum | cut -d' ' -f1)
+	stamp=$(printf '%s\n' "$cc" "$("$cc" --version | head -n 1)" "$pass" $opt $base_flags \
+		$sqlite_defs $fflags | cksum | cut -d' ' -f1)
 	if [ ! -f "$d/sqlite3.o" ] || [ "$(cat "$d/stamp" 2>/dev/null)" != "$stamp" ]; then
 		rm -f "$d/sqlite3.o" "$d/stamp"
 		# shellcheck disable=SC2086
