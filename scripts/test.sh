@@ -1,6 +1,8 @@
 #!/bin/sh
 # The whole test suite, as CI runs it: install what is missing, build with
-# warnings as errors, and run every Meson suite (unit, verify, e2e).
+# warnings as errors, run every Meson suite (unit, verify, e2e), then the
+# sanitizer builds and a short fuzz run (docs/robustness.md; PP_FUZZ_SECONDS
+# per target, default 30; PP_SANITIZE=0 skips both).
 # usage: scripts/test.sh [BUILD_DIR]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,3 +13,7 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build"
 meson test -C "$build" --print-errorlogs --num-processes 2
+if [ "${PP_SANITIZE:-1}" != 0 ]; then
+	"$root/scripts/sanitize.sh"
+	"$root/scripts/fuzz.sh" -t "${PP_FUZZ_SECONDS:-30}"
+fi
