@@ -1,8 +1,8 @@
 /* e2e driver: a fixed, seeded SQL workload run against SQLite, once on an
  * in-memory database and once on an on-disk one, so the profile of a real
- * program can be compared across front-ends (docs/e2e-sqlite.md). It prints one
- * checksum line per database: every build must print the same ones, which
- * shows the instrumented builds still compute the same results.
+ * program can be compared across front-ends (docs/e2e-sqlite.md). It prints a
+ * checksum of every result read back and the number of operations per
+ * database: every build must print the same, and each operation is one event.
  * usage: driver --db FILE [--rows N] [--seed S] */
 #define _POSIX_C_SOURCE 200809L /* unlink, access: built with -std=c99 like SQLite */
 #include <stdint.h>
@@ -13,15 +13,28 @@
 
 #include "sqlite3.h"
 
+/* The loops that run the phases are not gated, so each operation they call
+ * (one statement run to completion, a prepare, a BEGIN...) is a root: an event
+ * whose segments time that operation alone. With main as the root, the
+ * segments of main and of each phase would span the whole run. The driver's
+ * helpers (random numbers, checksum) are not gated either: below the
+ * operations, the paths are SQLite's. */
+#ifdef __clang__
+#define UNGATED __attribute__((no_instrument_function, xray_never_instrument))
+#else
+#define UNGATED __attribute__((no_instrument_function))
+#endif
+
 struct ctx {
 	sqlite3 *db;
 	const char *what;   /* "memory" or the file name, for messages */
 	uint64_t rng;
 	uint64_t sum;       /* FNV-1a over every result read back */
 	long rows;          /* orders; customers are rows / 10 */
+	long ops;           /* operations run: the events of the profile */
 };
 
-static uint64_t next_rand(struct ctx *c)
+UNGATED static uint64_t next_rand(struct ctx *c)
 {
 	/* splitmix64: same sequence on every build and platform */
 	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
@@ -30,39 +43,22 @@ static uint64_t next_rand(struct ctx *c)
 	return z ^ (z >> 31);
 }
 
-static long pick(struct ctx *c, long n)
+UNGATED static long pick(struct ctx *c, long n)
 {
 	return (long)(next_rand(c) % (uint64_t)n);
 }
 
-static void mix(struct ctx *c, const void *p, size_t n)
+UNGATED static void mix(struct ctx *c, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 	for (size_t i = 0; i < n; i++)
 		c->sum = (c->sum ^ b[i]) * 0x100000001b3ull;
 }
 
-static void die(struct ctx *c, const char *doing)
+UNGATED static void die(struct ctx *c, const char *doing)
 {
 	fprintf(stderr, "driver: %s: %s: %s\n", c->what, doing, sqlite3_errmsg(c->db));
 	exit(1);
-}
-
-static void exec(struct ctx *c, const char *sql)
-{
-	char *err = NULL;
-	if (sqlite3_exec(c->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		fprintf(stderr, "driver: %s: %s: %s\n", c->what, sql, err ? err : "?");
-		exit(1);
-	}
-}
-
-static sqlite3_stmt *prepare(struct ctx *c, const char *sql)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
-		die(c, sql);
-	return st;
 }
 
 /* Step st to the end, folding every column of every row into the checksum. */
@@ -84,7 +80,92 @@ static long drain(struct ctx *c, sqlite3_stmt *st)
 	return n;
 }
 
-static void create_schema(struct ctx *c)
+/* The operations: each is one event. */
+
+static void exec(struct ctx *c, const char *sql)
+{
+	char *err = NULL;
+	c->ops++;
+	if (sqlite3_exec(c->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		fprintf(stderr, "driver: %s: %s: %s\n", c->what, sql, err ? err : "?");
+		exit(1);
+	}
+}
+
+static sqlite3_stmt *prepare(struct ctx *c, const char *sql)
+{
+	sqlite3_stmt *st;
+	c->ops++;
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+		die(c, sql);
+	return st;
+}
+
+static void finish(struct ctx *c, sqlite3_stmt *st)
+{
+	c->ops++;
+	sqlite3_finalize(st);
+}
+
+static void open_db(struct ctx *c, const char *file)
+{
+	c->ops++;
+	if (sqlite3_open(file, &c->db) != SQLITE_OK)
+		die(c, "open");
+}
+
+static void close_db(struct ctx *c)
+{
+	c->ops++;
+	if (sqlite3_close(c->db) != SQLITE_OK)
+		die(c, "close");
+}
+
+static void insert_customer(struct ctx *c, sqlite3_stmt *st, long id)
+{
+	char name[32];
+	c->ops++;
+	snprintf(name, sizeof name, "cust-%06ld", pick(c, 1000000));
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, pick(c, 16));
+	sqlite3_bind_int64(st, 4, pick(c, 100000));
+	drain(c, st);
+}
+
+static void insert_order(struct ctx *c, sqlite3_stmt *st)
+{
+	char item[32];
+	c->ops++;
+	snprintf(item, sizeof item, "item-%04ld", pick(c, 5000));
+	sqlite3_bind_int64(st, 1, 1 + pick(c, c->rows / 10));
+	sqlite3_bind_text(st, 2, item, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, 1 + pick(c, 20));
+	sqlite3_bind_int64(st, 4, 100 + pick(c, 10000));
+	sqlite3_bind_int64(st, 5, pick(c, 365));
+	drain(c, st);
+}
+
+/* A statement with one or two integer parameters run to completion: a point
+ * select, a range scan, a join, an update or a delete. */
+static void query1(struct ctx *c, sqlite3_stmt *st, long a)
+{
+	c->ops++;
+	sqlite3_bind_int64(st, 1, a);
+	drain(c, st);
+}
+
+static void query2(struct ctx *c, sqlite3_stmt *st, long a, long b)
+{
+	c->ops++;
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	drain(c, st);
+}
+
+/* The phases: plain loops over operations. */
+
+UNGATED static void create_schema(struct ctx *c)
 {
 	exec(c, "CREATE TABLE customer(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
 		" region INTEGER NOT NULL, balance INTEGER NOT NULL)");
@@ -97,131 +178,105 @@ static void create_schema(struct ctx *c)
 }
 
 /* Rows go in in transactions of 1000, through prepared statements. */
-static void insert_rows(struct ctx *c)
+UNGATED static void insert_rows(struct ctx *c)
 {
-	long ncust = c->rows / 10;
-	char text[32];
 	sqlite3_stmt *cu = prepare(c, "INSERT INTO customer VALUES(?1, ?2, ?3, ?4)");
 	sqlite3_stmt *or = prepare(c, "INSERT INTO orders(cust, item, qty, price, day)"
 		" VALUES(?1, ?2, ?3, ?4, ?5)");
 	exec(c, "BEGIN");
-	for (long i = 1; i <= ncust; i++) {
-		snprintf(text, sizeof text, "cust-%06ld", (long)pick(c, 1000000));
-		sqlite3_bind_int64(cu, 1, i);
-		sqlite3_bind_text(cu, 2, text, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(cu, 3, pick(c, 16));
-		sqlite3_bind_int64(cu, 4, pick(c, 100000));
-		drain(c, cu);
-	}
+	for (long i = 1; i <= c->rows / 10; i++)
+		insert_customer(c, cu, i);
 	exec(c, "COMMIT");
 	for (long i = 0; i < c->rows; i++) {
 		if (i % 1000 == 0)
 			exec(c, "BEGIN");
-		snprintf(text, sizeof text, "item-%04ld", (long)pick(c, 5000));
-		sqlite3_bind_int64(or, 1, 1 + pick(c, ncust));
-		sqlite3_bind_text(or, 2, text, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(or, 3, 1 + pick(c, 20));
-		sqlite3_bind_int64(or, 4, 100 + pick(c, 10000));
-		sqlite3_bind_int64(or, 5, pick(c, 365));
-		drain(c, or);
+		insert_order(c, or);
 		if (i % 1000 == 999 || i == c->rows - 1)
 			exec(c, "COMMIT");
 	}
-	sqlite3_finalize(cu);
-	sqlite3_finalize(or);
+	finish(c, cu);
+	finish(c, or);
 }
 
-static void point_selects(struct ctx *c)
+UNGATED static void point_selects(struct ctx *c)
 {
 	sqlite3_stmt *byid = prepare(c, "SELECT cust, item, qty * price FROM orders WHERE id = ?1");
 	sqlite3_stmt *bycust = prepare(c, "SELECT count(*), sum(qty) FROM orders WHERE cust = ?1");
 	for (long i = 0; i < c->rows / 10; i++) {
-		sqlite3_bind_int64(byid, 1, 1 + pick(c, c->rows));
-		drain(c, byid);
-		sqlite3_bind_int64(bycust, 1, 1 + pick(c, c->rows / 10));
-		drain(c, bycust);
+		query1(c, byid, 1 + pick(c, c->rows));
+		query1(c, bycust, 1 + pick(c, c->rows / 10));
 	}
-	sqlite3_finalize(byid);
-	sqlite3_finalize(bycust);
+	finish(c, byid);
+	finish(c, bycust);
 }
 
-static void range_scans(struct ctx *c)
+UNGATED static void range_scans(struct ctx *c)
 {
-	sqlite3_stmt *st = prepare(c, "SELECT day, sum(price) FROM orders"
+	sqlite3_stmt *week = prepare(c, "SELECT day, sum(price) FROM orders"
 		" WHERE day BETWEEN ?1 AND ?1 + 6 GROUP BY day ORDER BY day");
 	sqlite3_stmt *top = prepare(c, "SELECT id, price FROM orders WHERE day = ?1"
 		" ORDER BY price DESC LIMIT 5");
 	for (int i = 0; i < 40; i++) {
-		sqlite3_bind_int64(st, 1, pick(c, 358));
-		drain(c, st);
-		sqlite3_bind_int64(top, 1, pick(c, 365));
-		drain(c, top);
+		query1(c, week, pick(c, 358));
+		query1(c, top, pick(c, 365));
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(top);
+	finish(c, week);
+	finish(c, top);
 }
 
-static void joins(struct ctx *c)
+UNGATED static void joins(struct ctx *c)
 {
-	sqlite3_stmt *st = prepare(c, "SELECT c.region, count(*), sum(o.qty * o.price)"
+	sqlite3_stmt *region = prepare(c, "SELECT c.region, count(*), sum(o.qty * o.price)"
 		" FROM customer c JOIN orders o ON o.cust = c.id"
 		" WHERE c.region = ?1 GROUP BY c.region");
-	sqlite3_stmt *few = prepare(c, "SELECT c.name, o.item FROM orders o"
+	sqlite3_stmt *big = prepare(c, "SELECT c.name, o.item FROM orders o"
 		" JOIN customer c ON c.id = o.cust WHERE o.day = ?1 AND o.price > ?2"
 		" ORDER BY o.id");
-	for (int i = 0; i < 4; i++) {
-		sqlite3_bind_int64(st, 1, pick(c, 16));
-		drain(c, st);
-	}
+	for (int i = 0; i < 4; i++)
+		query1(c, region, pick(c, 16));
 	for (int i = 0; i < 50; i++) {
-		sqlite3_bind_int64(few, 1, pick(c, 365));
-		sqlite3_bind_int64(few, 2, 9000 + pick(c, 1000));
-		drain(c, few);
+		long day = pick(c, 365);
+		query2(c, big, day, 9000 + pick(c, 1000));
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(few);
+	finish(c, region);
+	finish(c, big);
 }
 
-static void updates_and_deletes(struct ctx *c)
+UNGATED static void updates_and_deletes(struct ctx *c)
 {
 	sqlite3_stmt *up = prepare(c, "UPDATE customer SET balance = balance + ?2 WHERE id = ?1");
 	sqlite3_stmt *bump = prepare(c, "UPDATE orders SET qty = qty + 1 WHERE day = ?1 AND price < ?2");
 	sqlite3_stmt *del = prepare(c, "DELETE FROM orders WHERE cust = ?1");
 	exec(c, "BEGIN");
 	for (long i = 0; i < c->rows / 20; i++) {
-		sqlite3_bind_int64(up, 1, 1 + pick(c, c->rows / 10));
-		sqlite3_bind_int64(up, 2, pick(c, 100) - 50);
-		drain(c, up);
+		long id = 1 + pick(c, c->rows / 10);
+		query2(c, up, id, pick(c, 100) - 50);
 	}
 	for (int i = 0; i < 20; i++) {
-		sqlite3_bind_int64(bump, 1, pick(c, 365));
-		sqlite3_bind_int64(bump, 2, 100 + pick(c, 2000));
-		drain(c, bump);
+		long day = pick(c, 365);
+		query2(c, bump, day, 100 + pick(c, 2000));
 	}
-	for (long i = 0; i < c->rows / 100; i++) {
-		sqlite3_bind_int64(del, 1, 1 + pick(c, c->rows / 10));
-		drain(c, del);
-	}
+	for (long i = 0; i < c->rows / 100; i++)
+		query1(c, del, 1 + pick(c, c->rows / 10));
 	exec(c, "COMMIT");
 	exec(c, "DELETE FROM orders WHERE day BETWEEN 100 AND 109");
-	sqlite3_finalize(up);
-	sqlite3_finalize(bump);
-	sqlite3_finalize(del);
+	finish(c, up);
+	finish(c, bump);
+	finish(c, del);
 }
 
-static void totals(struct ctx *c)
+UNGATED static void totals(struct ctx *c)
 {
 	sqlite3_stmt *st = prepare(c, "SELECT (SELECT count(*) FROM orders),"
 		" (SELECT sum(qty) FROM orders), (SELECT sum(balance) FROM customer)");
-	drain(c, st);
-	sqlite3_finalize(st);
+	query1(c, st, 0);
+	finish(c, st);
 }
 
-static void run(const char *file, const char *what, long rows, uint64_t seed)
+UNGATED static void run(const char *file, const char *what, long rows, uint64_t seed)
 {
 	struct ctx c = {.what = what, .rng = seed, .sum = 0xcbf29ce484222325ull, .rows = rows};
-	if (sqlite3_open(file, &c.db) != SQLITE_OK)
-		die(&c, "open");
+	open_db(&c, file);
 	/* No fsync (its latency would swamp the overhead figure) and a fixed cache,
 	 * so every run does the same page I/O. */
 	exec(&c, "PRAGMA synchronous = OFF");
@@ -233,12 +288,11 @@ static void run(const char *file, const char *what, long rows, uint64_t seed)
 	joins(&c);
 	updates_and_deletes(&c);
 	totals(&c);
-	if (sqlite3_close(c.db) != SQLITE_OK)
-		die(&c, "close");
-	printf("%s: checksum %016llx\n", what, (unsigned long long)c.sum);
+	close_db(&c);
+	printf("%s: checksum %016llx, %ld operations\n", what, (unsigned long long)c.sum, c.ops);
 }
 
-int main(int argc, char **argv)
+UNGATED int main(int argc, char **argv)
 {
 	const char *file = NULL;
 	long rows = 200000;

@@ -67,7 +67,7 @@ while [ "$r" -le "$reps" ]; do
 		[ "$t" = sample:16 ] && prof=$work/$b/overhead-sample.pathprof
 		t0=$(date +%s%N)
 		if ! PATHPROF_XRAY=$arm PATHPROF_TIMING=$timing PATHPROF_OUT=$prof \
-			"$work/$b/driver" --db "$work/$b/overhead.db" --rows "$rows" >/dev/null; then
+			"$work/$b/driver" --db "$work/$b/overhead.db" --rows "$rows" >"$prof.out"; then
 			echo "overhead: $id failed" >&2
 			exit 1
 		fi
@@ -105,7 +105,7 @@ echo "Paths (count-only runs): "
 for b in $e2e_builds; do
 	if [ -f "$work/$b/overhead-off.pathprof" ] &&
 		"$build/tools/pathprof" report --format json "$work/$b/overhead-off.pathprof" >"$work/$b/overhead-off.json" &&
-		s=$("$python" "$root/tests/e2e/check_profile.py" "$work/$b/overhead-off.json" "${b#*-}"); then
+		s=$("$python" "$root/tests/e2e/check_profile.py" "$work/$b/overhead-off.json" "${b#*-}" "$work/$b/overhead-off.pathprof.out"); then
 		echo "- $b: $s"
 	else
 		echo "- $b: profile check failed"

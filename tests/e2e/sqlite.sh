@@ -116,7 +116,7 @@ for b in $e2e_builds; do
 		fi
 	fi
 	"$cli" report --format json "$d/run1.pathprof" >"$d/run1.json" || continue
-	if msg=$("$python" "$root/tests/e2e/check_profile.py" "$d/run1.json" "${b#*-}" 2>&1); then
+	if msg=$("$python" "$root/tests/e2e/check_profile.py" "$d/run1.json" "${b#*-}" "$d/run1.out" 2>&1); then
 		row "$b" counters ok "$msg"
 	else
 		row "$b" counters FAIL "$msg"
