@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it: install what is missing, build with
 # warnings as errors, run every Meson suite (unit, verify, e2e), then the
 # sanitizer builds and a short fuzz run (docs/robustness.md; PP_FUZZ_SECONDS
-# per target, default 30; PP_SANITIZE=0 skips both).
+# per target, default 30; PP_SANITIZE=0 skips both), and the plugin tests and
+# verify against LLVM 19 (scripts/llvm19.sh; PP_LLVM19=0 skips it).
 # usage: scripts/test.sh [BUILD_DIR]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,4 +17,7 @@ meson test -C "$build" --print-errorlogs --num-processes 2
 if [ "${PP_SANITIZE:-1}" != 0 ]; then
 	"$root/scripts/sanitize.sh"
 	"$root/scripts/fuzz.sh" -t "${PP_FUZZ_SECONDS:-30}"
+fi
+if [ "${PP_LLVM19:-1}" != 0 ]; then
+	"$root/scripts/llvm19.sh" "$build-llvm19"
 fi
