@@ -17,6 +17,22 @@
 pp__global_t pp__g;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/* Plain decimal digits within [lo, hi]. strtoull alone would also take
+ * " 5", "+5" and wrap "-1" around; the CLI refuses those, so the runtime does
+ * too: one spelling of a number everywhere. */
+static int parse_digits(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 20 || strspn(s, "0123456789") != n)
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, NULL, 10);
+	if (errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n)
 {
 	if (!strcmp(s, "off")) {
@@ -27,12 +43,8 @@ int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n)
 		*mode = PP_TIMING_ON;
 		return 0;
 	}
-	if (!strncmp(s, "sample:", 7)) {
-		char *end;
-		errno = 0;
-		unsigned long n = strtoul(s + 7, &end, 10);
-		if (errno || end == s + 7 || *end || n == 0 || n > 0x7fffffff || s[7] == '-')
-			return -1;
+	uint64_t n;
+	if (!strncmp(s, "sample:", 7) && parse_digits(s + 7, 1, 0x7fffffff, &n) == 0) {
 		*mode = n == 1 ? PP_TIMING_ON : PP_TIMING_SAMPLE;
 		*sample_n = (uint32_t)n;
 		return 0;
@@ -46,10 +58,8 @@ static uint64_t env_number(const char *var, uint64_t def, uint64_t lo, uint64_t 
 	const char *s = getenv(var);
 	if (!s || !*s)
 		return def;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || end == s || s[0] == '-' || v < lo || v > hi) {
+	uint64_t v;
+	if (parse_digits(s, lo, hi, &v) != 0) {
 		pp__warn("%s=%s: expected a whole number from %llu to %llu; using %llu", var, s,
 			 (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)def);
 		return def;
