@@ -21,14 +21,25 @@ void cli_error(const char *fmt, ...)
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
 	/* getopt leaves the offending word at optind - 1, except for an unknown
-	 * letter inside a bundle ("-hx"), which only optopt names. */
-	const char *word = argv[optind - 1];
+	 * letter inside a bundle that goes on after it ("-xh"): optind still
+	 * names the bundle, and only optopt names the letter. A long option
+	 * given a value it does not take ("--once=3") comes back as '?' with
+	 * optopt set to its code, which need not be a letter. */
+	const char *word = argv[optind - 1], *next = argv[optind];
+	const char *at = next && next[0] == '-' && next[1] != '-' && optopt > 0 && optopt < 256
+				 ? strchr(next + 1, optopt)
+				 : NULL;
+	int name_len = (int)strcspn(word, "=");
 	if (c == ':')
 		cli_error("%s: option '%s' needs a value (see 'pathprof %s --help')", cmd, word, cmd);
-	else if (optopt)
+	else if ((at && at[1]) || (optopt && strncmp(word, "--", 2)))
 		cli_error("%s: unknown option '-%c' (see 'pathprof %s --help')", cmd, optopt, cmd);
+	else if (optopt && word[name_len] == '=')
+		cli_error("%s: option '%.*s' takes no value (see 'pathprof %s --help')", cmd, name_len,
+			  word, cmd);
 	else
-		cli_error("%s: unknown option '%s' (see 'pathprof %s --help')", cmd, word, cmd);
+		cli_error("%s: unknown option '%.*s' (see 'pathprof %s --help')", cmd, name_len, word,
+			  cmd);
 	return CLI_USAGE;
 }
 
