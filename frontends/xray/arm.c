@@ -162,15 +162,28 @@ static PP_NOINSTR int arm_matching(const char *glob)
 	return rc ? rc : matched;
 }
 
-int pp_xray_arm_pattern(const char *glob)
+static PP_NOINSTR int arm_pattern(const char *glob)
 {
-	if (!glob || !*glob)
-		return -1;
 	pthread_mutex_lock(&arm_lock);
 	int rc = prepare();
 	if (rc == 0)
 		rc = arm_matching(glob);
 	pthread_mutex_unlock(&arm_lock);
+	return rc;
+}
+
+/* A pattern that arms nothing is almost always a typo or a stripped binary,
+ * and its only other sign is an empty profile at exit: say so now. */
+int pp_xray_arm_pattern(const char *glob)
+{
+	if (!glob || !*glob) {
+		pp__warn("xray: pp_xray_arm_pattern: the pattern is empty; nothing armed");
+		return -1;
+	}
+	int rc = arm_pattern(glob);
+	if (rc == 0)
+		pp__warn("xray: pp_xray_arm_pattern(\"%s\"): no XRay-instrumented function matches; "
+			 "nothing armed", glob);
 	return rc;
 }
 
@@ -190,6 +203,6 @@ __attribute__((constructor)) static PP_NOINSTR void xray_start(void)
 		pp_xray_arm();
 		return;
 	}
-	if (pp_xray_arm_pattern(v) == 0)
+	if (arm_pattern(v) == 0)
 		pp__warn("PATHPROF_XRAY=%s: no XRay-instrumented function matches; not arming", v);
 }
