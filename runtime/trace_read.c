@@ -302,8 +302,9 @@ int pp__trace_load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 	}
 	uint32_t version = get_u32(tr->buf + 8), hlen = get_u32(tr->buf + 12);
 	if (version != PP_TRACE_VERSION) {
-		snprintf(err, errlen, "%s: trace version %u; this pathprof reads version %u", path,
-			 version, PP_TRACE_VERSION);
+		snprintf(err, errlen, "%s: %strace version %u; this pathprof reads version %u", path,
+			 version > PP_TRACE_VERSION ? "written by a newer pathprof: " : "", version,
+			 PP_TRACE_VERSION);
 		return -1;
 	}
 	if (hlen < PP_TRACE_HEADER || hlen > tr->size) {
