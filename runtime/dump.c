@@ -180,7 +180,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	pp__init();
 	memset(p, 0, sizeof *p);
 	collect_t c = {.p = p, .res = pp__resolver_open()};
-	int fe = pp__g.frontend;
+	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	p->version = PP_PROFILE_VERSION;
 	p->frontend = xstrdup(pp__frontend_name(fe));
 	p->command = read_cmdline();

@@ -167,7 +167,7 @@ static void name_pass(void)
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (!h || finished)
 		return;
-	int fe = pp__g.frontend;
+	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	pp__resolver_t *res = NULL;
 	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all) {
 		for (pp__path_t *p = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); p; p = p->next) {
@@ -292,7 +292,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->base = (uint64_t)(uintptr_t)pp__arena.base;
 	h->pid = pp__g.pid;
 	h->start_ns = pp__g.start_ns;
-	h->frontend = (uint32_t)pp__g.frontend;
+	h->frontend = (uint32_t)__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
 	h->state = PP__SHM_RUNNING;

@@ -291,10 +291,12 @@ int pp__thread_register(pp__tls_t *t, int fe)
 		threads_seen++;
 		if (pp__arena.hdr)
 			__atomic_store_n(&pp__arena.hdr->threads, threads_seen, __ATOMIC_RELAXED);
-		if (pp__g.frontend == PP_FE_NONE)
-			pp__g.frontend = fe;
-		else if (pp__g.frontend != fe)
-			pp__g.mixed_frontends = 1;
+		/* Read without the lock by the dump and the live naming thread. */
+		int seen = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
+		if (seen == PP_FE_NONE)
+			__atomic_store_n(&pp__g.frontend, fe, __ATOMIC_RELAXED);
+		else if (seen != fe)
+			__atomic_store_n(&pp__g.mixed_frontends, 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&slab_lock);
 	if (!s) {

@@ -423,7 +423,7 @@ int pp_trace_open(const char *path)
 		if (t->depth || t->excess)
 			pp__warn("pp_trace_open: called inside a gate; this thread is not recorded");
 		else
-			pp__trace_attach(t, pp__g.frontend);
+			pp__trace_attach(t, __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED));
 	}
 	return 0;
 }

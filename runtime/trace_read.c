@@ -287,9 +287,23 @@ static int read_file(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen);
+
+/* Every refusal frees what was read, so a caller never owns a half-loaded
+ * trace. */
 int pp__trace_load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 {
 	memset(tr, 0, sizeof *tr);
+	int rc = load(tr, path, err, errlen);
+	if (rc >= 0)
+		return rc;
+	pp__trace_free(tr);
+	memset(tr, 0, sizeof *tr);
+	return -1;
+}
+
+static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
+{
 	if (read_file(tr, path, err, errlen) != 0)
 		return -1;
 	if (tr->size == 0) {
