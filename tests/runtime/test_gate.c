@@ -281,6 +281,27 @@ static void mode_timing(void)
 	free(got);
 }
 
+/* --- -DPP_NO_TIMING strips timing from the inline gate: with timing asked
+ * for at run time, counts are exact and no segment is ever timed --- */
+static void mode_notiming(void)
+{
+	CHECK(pp_set_timing(PP_TIMING_ON, 0) == 0);
+	for (int i = 0; i < 25; i++) {
+		PP_ROOT();
+		work_b();
+	}
+	pp_profile_t p;
+	char *got = listing(&p);
+	CHECK_EQ_STR(got, "25|work_b>work_a\n");
+#ifdef PP_NO_TIMING
+	CHECK(find_path(&p, "work_b>work_a")->segs == NULL);
+#else
+	CHECK_EQ_U64(find_path(&p, "work_b>work_a")->segs[1].count, 25);
+#endif
+	pp__profile_free(&p);
+	free(got);
+}
+
 /* --- sampling keeps counts exact and times one event in N --- */
 static void mode_sample(void)
 {
@@ -363,7 +384,7 @@ int main(int argc, char **argv)
 	} modes[] = {
 		{"tree", mode_tree},     {"threads", mode_threads}, {"depth", mode_depth},
 		{"full", mode_full},     {"timing", mode_timing},   {"sample", mode_sample},
-		{"reset", mode_reset},   {"dump", mode_dump},
+		{"reset", mode_reset},   {"dump", mode_dump},       {"notiming", mode_notiming},
 	};
 	pp_disable_exit_dump();
 	for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof *modes; i++)
