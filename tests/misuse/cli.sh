@@ -1,0 +1,134 @@
+#!/bin/sh
+# The pathprof CLI's refusals, compared whole: for every subcommand an unknown
+# option, an option without its value, a value given to a flag, and missing or
+# extra operands (status 2); a profile or trace from a newer pathprof read by
+# report, merge, diff and replay (status 1, one line naming the file, no
+# output written). Nothing may reach standard output.
+# usage: cli.sh PROG PATHPROF
+set -u
+prog=$1 pp=$2
+# Meson passes build-tree paths relative to where the test starts.
+case $prog in /*) ;; *) prog=$PWD/$prog ;; esac
+case $pp in /*) ;; *) pp=$PWD/$pp ;; esac
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-misuse-cli.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+for v in $(env | sed -n 's/^\(PATHPROF_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+fails=0
+
+# expect STATUS LINE ARGS...: exactly LINE on stderr, nothing on stdout.
+expect() {
+	want_st=$1 want=$2
+	shift 2
+	"$pp" "$@" >stdout 2>stderr
+	st=$?
+	got=$(cat stderr)
+	if [ "$st" -ne "$want_st" ] || [ "$got" != "$want" ] || [ -s stdout ]; then
+		echo "FAIL: pathprof $*"
+		echo "  status $st (want $want_st)"
+		echo "  got:  $got"
+		echo "  want: $want"
+		fails=$((fails + 1))
+	fi
+}
+
+PATHPROF_OUT=$work/a.pathprof "$prog" >/dev/null 2>&1 || { echo "FAIL: cannot run $prog"; exit 1; }
+cp a.pathprof b.pathprof
+
+# Top level.
+expect 2 "pathprof: unknown option '--frob' (see 'pathprof --help')" --frob
+expect 2 "pathprof: 'frob' is not a pathprof command (see 'pathprof --help')" frob
+expect 2 "pathprof: 'frob' is not a pathprof command (see 'pathprof --help')" help frob
+
+# The same mistakes in every subcommand.
+for cmd in report diff merge top replay run; do
+	see="(see 'pathprof $cmd --help')"
+	expect 2 "pathprof: $cmd: unknown option '--bogus' $see" "$cmd" --bogus a.pathprof
+	expect 2 "pathprof: $cmd: unknown option '--bogus' $see" "$cmd" --bogus=1 a.pathprof
+	expect 2 "pathprof: $cmd: unknown option '-Z' $see" "$cmd" -Z a.pathprof
+	expect 2 "pathprof: $cmd: option '--help' takes no value $see" "$cmd" --help=yes
+done
+for cmd in report diff merge replay; do
+	expect 2 "pathprof: $cmd: option '-o' needs a value (see 'pathprof $cmd --help')" "$cmd" a.pathprof -o
+	expect 2 "pathprof: $cmd: option '--output' needs a value (see 'pathprof $cmd --help')" \
+		"$cmd" a.pathprof --output
+done
+for opt in --top --sort --min-count --min-time --format --value; do
+	expect 2 "pathprof: report: option '$opt' needs a value (see 'pathprof report --help')" \
+		report a.pathprof "$opt"
+done
+for opt in --format --min-change --top; do
+	expect 2 "pathprof: diff: option '$opt' needs a value (see 'pathprof diff --help')" \
+		diff a.pathprof b.pathprof "$opt"
+done
+for opt in -i --interval --top --sort -n --iterations --format; do
+	expect 2 "pathprof: top: option '$opt' needs a value (see 'pathprof top --help')" top x "$opt"
+done
+for opt in --out --timing --xray --top --format; do
+	expect 2 "pathprof: run: option '$opt' needs a value (see 'pathprof run --help')" run "$opt"
+done
+expect 2 "pathprof: top: option '--once' takes no value (see 'pathprof top --help')" top --once=1 x
+expect 2 "pathprof: replay: option '--chunks' takes no value (see 'pathprof replay --help')" \
+	replay --chunks=1 t
+expect 2 "pathprof: report: unknown option '-x' (see 'pathprof report --help')" \
+	report --format=json -xh a.pathprof
+
+# Operands.
+expect 2 "pathprof: report: no profile file given (see 'pathprof report --help')" report
+expect 2 "pathprof: report: one profile file expected, got 2 (see 'pathprof report --help')" \
+	report a.pathprof b.pathprof
+for args in "" a.pathprof "a.pathprof b.pathprof a.pathprof"; do
+	# shellcheck disable=SC2086 # the operands are the words of $args
+	expect 2 "pathprof: diff: needs two profiles or directories, A and B (see 'pathprof diff --help')" \
+		diff $args
+done
+expect 2 "pathprof: merge: no profile files given (see 'pathprof merge --help')" merge -o m.pathprof
+expect 2 "pathprof: merge: no output given: use -o OUT (see 'pathprof merge --help')" merge a.pathprof
+expect 2 "pathprof: top: no segment name or pid given (see 'pathprof top --help')" top
+expect 2 "pathprof: top: one segment name or pid expected, got 2" top x y
+expect 2 "pathprof: replay: no trace file given (see 'pathprof replay --help')" replay
+expect 2 "pathprof: replay: one trace file at a time ('b' is extra)" replay a b
+expect 2 "pathprof: run: no program given (see 'pathprof run --help')" run
+expect 2 "pathprof: run: no program given (see 'pathprof run --help')" run --
+
+# Bad option values.
+expect 2 "pathprof: report: --top: 'ten' is not a non-negative integer" report --top ten a.pathprof
+expect 2 "pathprof: report: --top: '-1' is not a non-negative integer" report --top=-1 a.pathprof
+expect 2 "pathprof: report: --sort: 'name' is not 'count' or 'time'" report --sort name a.pathprof
+expect 2 "pathprof: run: --timing: 'fast' is not 'on', 'off' or 'sample:N' (N > 0)" \
+	run --timing=fast -- true
+expect 2 "pathprof: top: --iterations: '-1' is not a non-negative integer" top -n -1 x
+
+# A profile from a newer pathprof: the reader names the file and stops.
+cp a.pathprof new.pathprof
+printf '\002' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
+newer="written by a newer pathprof (version 2); this one reads up to version 1"
+for fmt in text json paths folded dot html pprof; do
+	expect 1 "pathprof: new.pathprof: $newer" report --format "$fmt" new.pathprof
+done
+expect 1 "pathprof: new.pathprof: $newer" report -o out.txt new.pathprof
+[ -e out.txt ] && { echo "FAIL: report created its output for a newer profile"; fails=$((fails + 1)); }
+expect 1 "pathprof: new.pathprof: $newer" merge a.pathprof new.pathprof -o m.pathprof
+expect 1 "pathprof: new.pathprof: $newer" merge new.pathprof a.pathprof -o m.pathprof
+[ -e m.pathprof ] && { echo "FAIL: merge wrote an output from a newer profile"; fails=$((fails + 1)); }
+expect 1 "pathprof: new.pathprof: $newer" diff a.pathprof new.pathprof
+expect 1 "pathprof: new.pathprof: $newer" diff new.pathprof a.pathprof
+mkdir runs-a runs-b
+cp a.pathprof runs-a/r1.pathprof
+cp a.pathprof runs-b/r1.pathprof
+cp new.pathprof runs-b/r2.pathprof
+expect 1 "pathprof: runs-b/r2.pathprof: $newer" diff runs-a runs-b
+printf '\377\377\377\377' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 1 "pathprof: new.pathprof: written by a newer pathprof (version 4294967295); this one reads up to version 1" \
+	report new.pathprof
+
+# A trace from a newer pathprof.
+PATHPROF_TRACE=$work/a.trace PATHPROF_OUT=$work/t.pathprof "$prog" >/dev/null 2>&1
+cp a.trace new.trace
+printf '\007' | dd of=new.trace bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 1 "pathprof: new.trace: written by a newer pathprof: trace version 7; this pathprof reads version 1" \
+	replay new.trace -o r.pathprof
+[ -e r.pathprof ] && { echo "FAIL: replay wrote an output from a newer trace"; fails=$((fails + 1)); }
+
+[ "$fails" -eq 0 ] || { echo "cli.sh: $fails check(s) failed"; exit 1; }
+echo "cli.sh: ok"
