@@ -91,6 +91,11 @@ expect 2 "pathprof: replay: one trace file at a time ('b' is extra)" replay a b
 expect 2 "pathprof: run: no program given (see 'pathprof run --help')" run
 expect 2 "pathprof: run: no program given (see 'pathprof run --help')" run --
 
+# top on a name with no live segment (a profile file is not one).
+expect 1 "pathprof: /pp-misuse-none.pathprof: no live segment of that name in /dev/shm (is the program running with PATHPROF_SHM=pp-misuse-none.pathprof?)" \
+	top --once pp-misuse-none.pathprof
+expect 1 "pathprof: a/b: not a segment name (1-200 bytes, no '/') nor a pid with a segment" top --once a/b
+
 # Bad option values.
 expect 2 "pathprof: report: --top: 'ten' is not a non-negative integer" report --top ten a.pathprof
 expect 2 "pathprof: report: --top: '-1' is not a non-negative integer" report --top=-1 a.pathprof
