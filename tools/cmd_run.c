@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -95,6 +96,29 @@ static char *default_out(const char *program)
 
 /* fork + exec + wait, with SIGINT and SIGQUIT left to the child as system()
  * does: Ctrl-C stops the program, and this process stays to report. */
+/* The profile is written when the program exits, after all its work: a
+ * place it cannot go is refused before the program starts, in one line,
+ * rather than reported by the program and again as "wrote no profile". */
+static int out_writable(const char *out)
+{
+	struct stat st;
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_error("run: the profile %s is a directory: name a file", out);
+		return 0;
+	}
+	const char *slash = strrchr(out, '/');
+	char *dir = !slash ? strdup(".") : strndup(out, slash == out ? 1 : (size_t)(slash - out));
+	if (!dir || strstr(dir, "%p")) {
+		free(dir);
+		return 1; /* the runtime reports what goes wrong there */
+	}
+	int ok = access(dir, W_OK | X_OK) == 0;
+	if (!ok)
+		cli_error("run: cannot write the profile %s: %s: %s", out, dir, strerror(errno));
+	free(dir);
+	return ok;
+}
+
 static int run_child(char **argv, pid_t *pid_out)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
@@ -199,6 +223,10 @@ int cmd_run(int argc, char **argv)
 	if (!out) {
 		cli_error("run: out of memory");
 		return CLI_FAIL;
+	}
+	if (!out_writable(out)) {
+		free(owned);
+		return CLI_USAGE;
 	}
 	/* Unset, PATHPROF_XRAY leaves an XRay build unarmed: nothing would be
 	 * counted, which is never what "run and show me" means. Other builds
