@@ -64,6 +64,7 @@ refuse "pathprof-cc: choose an injector with --via=raii, --via=cyg, --via=xray o
 	"$cc" --via= gcc -c x.c -o out.o
 PATHPROF_VIA=gprof refuse "pathprof-cc: PATHPROF_VIA=gprof is not an injector: use raii, cyg, xray or plugin." \
 	"$cc" gcc -c x.c -o out.o
+unset PATHPROF_VIA # dash keeps an assignment made before a function call
 refuse "pathprof-cc: --via=xray-fdr is not an injector: use raii, cyg, xray or plugin." \
 	"$cc" --via=xray-fdr gcc -c x.c -o out.o
 printf '#!/bin/sh\nexit 1\n' >brokencc

@@ -91,6 +91,16 @@ expect 2 "pathprof: replay: one trace file at a time ('b' is extra)" replay a b
 expect 2 "pathprof: run: no program given (see 'pathprof run --help')" run
 expect 2 "pathprof: run: no program given (see 'pathprof run --help')" run --
 
+# run refuses a profile it could not write before starting the program.
+expect 2 "pathprof: run: cannot write the profile $work/no/dir/p.pathprof: $work/no/dir: No such file or directory" \
+	run --out="$work/no/dir/p.pathprof" -- "$prog"
+PATHPROF_OUT=$work/no/p.pathprof expect 2 \
+	"pathprof: run: cannot write the profile $work/no/p.pathprof: $work/no: No such file or directory" run -- "$prog"
+unset PATHPROF_OUT # dash keeps an assignment made before a function call
+expect 2 "pathprof: run: the profile $work is a directory: name a file" run --out="$work" -- "$prog"
+expect 127 "pathprof: run: cannot run '$work/no-such-program': No such file or directory" \
+	run --out="$work/p.pathprof" -- "$work/no-such-program"
+
 # top on a name with no live segment (a profile file is not one).
 expect 1 "pathprof: /pp-misuse-none.pathprof: no live segment of that name in /dev/shm (is the program running with PATHPROF_SHM=pp-misuse-none.pathprof?)" \
 	top --once pp-misuse-none.pathprof
