@@ -3,6 +3,7 @@
  * Kept out of the targets so each target file holds only its oracle. */
 #define _GNU_SOURCE
 #include "fuzz.h"
+#include "testprof.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -77,32 +78,24 @@ void fz_clean(const char *const *keep)
 
 /* ---- the sample profile ---- */
 
-static void sample_seg(pp_seg_t *s, uint64_t seed)
+static pp_seg_t sample_seg(uint64_t seed)
 {
-	uint64_t *dense = calloc(PP_HIST_BUCKETS, sizeof *dense);
-	uint64_t n = 0, sum = 0, min = UINT64_MAX, max = 0;
+	uint64_t pairs[5][2];
 	for (uint64_t i = 0; i < 5; i++) {
-		uint64_t v = (seed * 37 + i * 1000) << (i * 3);
-		dense[pp__hist_bucket(v)]++;
-		n++;
-		sum += v;
-		min = v < min ? v : min;
-		max = v > max ? v : max;
+		pairs[i][0] = (seed * 37 + i * 1000) << (i * 3);
+		pairs[i][1] = 1;
 	}
-	if (pp__seg_from_dense(s, n, sum, min, max, dense))
-		fz_fail("sample histogram: out of memory");
-	free(dense);
+	return tp_seg(pairs, 5);
 }
 
 void fz_sample(pp_profile_t *p, int timed)
 {
 	static const char *const names[] = { "main", "parse", "ns::leaf<int>(char const*)" };
+	static const char *const files[] = { "", "x.c", "x.c" };
+	static const uint32_t lines[] = { 0, 10, 20 };
 	static const uint32_t shape[][3] = { { 0, 1, 2 }, { 0, 2 }, { 0 } };
 	static const uint32_t depth[] = { 3, 2, 1 };
-	memset(p, 0, sizeof *p);
-	p->version = PP_PROFILE_VERSION;
-	p->frontend = strdup("raii");
-	p->command = strdup("./prog --fuzz");
+	tp_init(p, "raii", "./prog --fuzz");
 	p->pid = 77;
 	p->start_ns = 1700000000000000000ull;
 	p->end_ns = p->start_ns + 123456789;
@@ -112,31 +105,12 @@ void fz_sample(pp_profile_t *p, int timed)
 	p->events = 9;
 	p->records = 9;
 	p->threads = 1;
-	p->nnames = 3;
-	p->names = calloc(3, sizeof *p->names);
+	tp_names(p, 3, names, files, lines);
 	for (uint32_t i = 0; i < 3; i++) {
-		p->names[i].name = strdup(names[i]);
-		p->names[i].file = strdup(i ? "x.c" : "");
-		p->names[i].line = i * 10;
-	}
-	p->npaths = 3;
-	p->paths = calloc(3, sizeof *p->paths);
-	for (uint32_t i = 0; i < 3; i++) {
-		pp_ppath_t *pp = &p->paths[i];
-		const char *seq[3];
-		pp->depth = depth[i];
-		pp->count = 1 + 2 * i;
-		pp->names = calloc(pp->depth, sizeof *pp->names);
-		for (uint32_t k = 0; k < pp->depth; k++) {
-			pp->names[k] = shape[i][k];
-			seq[k] = names[shape[i][k]];
-		}
-		pp->id = pp__path_id(seq, pp->depth);
-		if (timed) {
-			pp->segs = calloc(pp->depth, sizeof *pp->segs);
-			for (uint32_t k = 0; k < pp->depth; k++)
-				sample_seg(&pp->segs[k], i * 3 + k + 1);
-		}
+		pp_seg_t segs[3];
+		for (uint32_t k = 0; timed && k < depth[i]; k++)
+			segs[k] = sample_seg(i * 3 + k + 1);
+		tp_path(p, 1 + 2 * i, shape[i], depth[i], timed ? segs : NULL);
 	}
 }
 

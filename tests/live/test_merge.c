@@ -12,83 +12,33 @@
 #include "hist.h"
 #include "profile.h"
 #include "profile_merge.h"
-
-static char *xs(const char *s)
-{
-	char *d = strdup(s);
-	CHECK(d);
-	return d;
-}
+#include "testprof.h"
 
 /* A profile whose names are given in the order given, so name indices
  * differ between inputs and the merge has to remap them. */
-static void mk(pp_profile_t *p, const char *cmd, double tpn, int nn, const char **names)
+static void mk(pp_profile_t *p, const char *cmd, double tpn, uint32_t nn, const char **names)
 {
-	memset(p, 0, sizeof *p);
-	p->version = PP_PROFILE_VERSION;
-	p->frontend = xs("raii");
-	p->command = xs(cmd);
+	tp_init(p, "raii", cmd);
 	p->pid = 100;
 	p->start_ns = 1000;
 	p->end_ns = 2000;
 	p->ticks_per_ns = tpn;
 	p->timing = 1;
 	p->sample_n = 1;
-	p->nnames = (uint32_t)nn;
-	p->names = calloc((size_t)nn, sizeof *p->names);
-	CHECK(p->names);
-	for (int i = 0; i < nn; i++) {
-		p->names[i].name = xs(names[i]);
-		p->names[i].file = xs("");
-	}
-}
-
-/* Dense histogram with values v[0..n) each counted c[i] times. */
-static void dense_of(uint64_t *d, int n, const uint64_t *v, const uint64_t *c)
-{
-	memset(d, 0, PP_HIST_BUCKETS * sizeof *d);
-	for (int i = 0; i < n; i++)
-		d[pp__hist_bucket(v[i])] += c[i];
-}
-
-static void seg_from(pp_seg_t *s, int n, const uint64_t *v, const uint64_t *c)
-{
-	uint64_t d[PP_HIST_BUCKETS], cnt = 0, sum = 0, mn = UINT64_MAX, mx = 0;
-	dense_of(d, n, v, c);
-	for (int i = 0; i < n; i++) {
-		cnt += c[i];
-		sum += v[i] * c[i];
-		if (v[i] < mn)
-			mn = v[i];
-		if (v[i] > mx)
-			mx = v[i];
-	}
-	CHECK(pp__seg_from_dense(s, cnt, sum, mn, mx, d) == 0);
+	tp_names(p, nn, names, NULL, NULL);
 }
 
 /* Add path a>b (name indices ia, ib) with count and, when v, both segments
- * timed with the same data. */
-static void add(pp_profile_t *p, int ia, int ib, uint64_t count, int n, const uint64_t *v,
-		const uint64_t *c)
+ * timed with the same n (ticks, times) pairs. */
+static void add(pp_profile_t *p, uint32_t ia, uint32_t ib, uint64_t count,
+		const uint64_t (*v)[2], size_t n)
 {
-	p->paths = realloc(p->paths, (p->npaths + 1) * sizeof *p->paths);
-	CHECK(p->paths);
-	pp_ppath_t *q = &p->paths[p->npaths++];
-	q->count = count;
-	q->depth = 2;
-	q->names = malloc(2 * sizeof *q->names);
-	CHECK(q->names);
-	q->names[0] = (uint32_t)ia;
-	q->names[1] = (uint32_t)ib;
-	const char *strs[2] = {p->names[ia].name, p->names[ib].name};
-	q->id = pp__path_id(strs, 2);
-	q->segs = NULL;
+	pp_seg_t segs[2];
 	if (v) {
-		q->segs = calloc(2, sizeof *q->segs);
-		CHECK(q->segs);
-		seg_from(&q->segs[0], n, v, c);
-		seg_from(&q->segs[1], n, v, c);
+		segs[0] = tp_seg(v, n);
+		segs[1] = tp_seg(v, n);
 	}
+	tp_path(p, count, TP_IDX(ia, ib), v ? segs : NULL);
 }
 
 static const pp_ppath_t *find(const pp_profile_t *p, const char *a, const char *b)
@@ -102,16 +52,16 @@ static const pp_ppath_t *find(const pp_profile_t *p, const char *a, const char *
 	exit(1);
 }
 
-static const uint64_t va[] = {10, 100, 1000, 5000}, ca[] = {3, 4, 2, 1};
-static const uint64_t vb[] = {90, 100, 20000}, cb[] = {5, 6, 7};
-static const uint64_t vab[] = {10, 90, 100, 1000, 5000, 20000}, cab[] = {3, 5, 10, 2, 1, 7};
+static const uint64_t va[][2] = {{10, 3}, {100, 4}, {1000, 2}, {5000, 1}};
+static const uint64_t vb[][2] = {{90, 5}, {100, 6}, {20000, 7}};
+static const uint64_t vab[][2] = {{10, 3}, {90, 5}, {100, 10}, {1000, 2}, {5000, 1}, {20000, 7}};
 
 static void build_a(pp_profile_t *p)
 {
 	const char *n[] = {"main", "x", "y"};
 	mk(p, "prog a", 3.0, 3, n);
-	add(p, 0, 1, 10, 4, va, ca);
-	add(p, 0, 2, 5, 0, NULL, NULL);
+	add(p, 0, 1, 10, va, 4);
+	add(p, 0, 2, 5, NULL, 0);
 	p->events = 15;
 	p->records = 16;
 	p->drops_table = 1;
@@ -122,8 +72,8 @@ static void build_b(pp_profile_t *p)
 {
 	const char *n[] = {"z", "x", "main"};
 	mk(p, "prog b", 3.001, 3, n);
-	add(p, 2, 1, 18, 3, vb, cb);
-	add(p, 2, 0, 3, 0, NULL, NULL);
+	add(p, 2, 1, 18, vb, 3);
+	add(p, 2, 0, 3, NULL, 0);
 	p->events = 21;
 	p->records = 21;
 	p->unmatched = 2;
@@ -134,7 +84,7 @@ static void build_c(pp_profile_t *p, double tpn)
 {
 	const char *n[] = {"main", "y"};
 	mk(p, "prog a", tpn, 2, n);
-	add(p, 0, 1, 7, 4, va, ca);
+	add(p, 0, 1, 7, va, 4);
 	p->events = 7;
 	p->records = 7;
 	p->threads = 1;
@@ -203,9 +153,7 @@ int main(void)
 	CHECK_EQ_STR(m.command, "(merged)");
 	CHECK_EQ_STR(m.frontend, "raii");
 	CHECK_EQ_U64(m.pid, 100);
-	pp_seg_t cat;
-	memset(&cat, 0, sizeof cat);
-	seg_from(&cat, 6, vab, cab);
+	pp_seg_t cat = tp_seg(vab, 6);
 	same_seg(&find(&m, "main", "x")->segs[0], &cat);
 	same_seg(&find(&m, "main", "x")->segs[1], &cat);
 	for (uint32_t i = 1; i < m.nnames; i++)
@@ -258,7 +206,7 @@ int main(void)
 	pp_profile_t d;
 	const char *dn[] = {"main", "x"};
 	mk(&d, "prog a", 3.0, 2, dn);
-	add(&d, 0, 1, 1, 0, NULL, NULL);
+	add(&d, 0, 1, 1, NULL, 0);
 	d.paths[0].depth = 1; /* same id as main>x, another depth */
 	CHECK(pp__profile_merge(&aa, &d, err, sizeof err) == -1);
 	CHECK(strstr(err, "share a stable id"));

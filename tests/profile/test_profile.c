@@ -3,6 +3,7 @@
  * corrupted lengths, indices and counts), each with one line naming the file.
  * Built under ASan/UBSan, so "fails cleanly" also means "no bad access". */
 #include "profile.h"
+#include "testprof.h"
 #include "../hist/check.h"
 
 #include <dirent.h>
@@ -80,42 +81,29 @@ static const char *const fn[] = { "main", "parse", "ns::f<int>(char const*)", "l
 static const char *const file[] = { "main.c", "", "src/\xc3\xbc.cc", "x.c", "d.c" };
 static const uint32_t line[] = { 10, 0, 42, UINT32_MAX, 7 };
 
-static uint64_t id_of(const pp_profile_t *p, const pp_ppath_t *pp)
+/* depth segments of 5 + k values each (k the segment), the first value
+ * beyond the nominal range so the last bucket is used. */
+static pp_seg_t *timed_segs(uint32_t depth, uint64_t seed)
 {
-	const char *names[4200];
-	for (uint32_t k = 0; k < pp->depth; k++)
-		names[k] = p->names[pp->names[k]].name;
-	return pp__path_id(names, pp->depth);
-}
-
-static void timed_segs(pp_ppath_t *pp, uint64_t seed)
-{
-	uint64_t *dense = calloc(PP_HIST_BUCKETS, sizeof *dense);
-	pp->segs = calloc(pp->depth, sizeof *pp->segs);
-	for (uint32_t k = 0; k < pp->depth; k++) {
-		memset(dense, 0, PP_HIST_BUCKETS * sizeof *dense);
-		uint64_t sum = 0, min = UINT64_MAX, max = 0, n = 0;
+	pp_seg_t *segs = tp_calloc(depth, sizeof *segs);
+	uint64_t (*pairs)[2] = tp_calloc(depth + 5, sizeof *pairs);
+	for (uint32_t k = 0; k < depth; k++) {
 		for (uint64_t i = 0; i < 5 + k; i++) {
-			uint64_t v = (seed * 2654435761u + i * 977 + k * 13) % 100000;
-			if (i == 0)
-				v = UINT64_MAX - k; /* beyond the nominal range, last bucket */
-			dense[pp__hist_bucket(v)] += i + 1;
-			n += i + 1;
-			sum += v * (i + 1);
-			min = v < min ? v : min;
-			max = v > max ? v : max;
+			pairs[i][0] = i ? (seed * 2654435761u + i * 977 + k * 13) % 100000 : UINT64_MAX - k;
+			pairs[i][1] = i + 1;
 		}
-		pp__seg_from_dense(&pp->segs[k], n, sum, min, max, dense);
+		segs[k] = tp_seg(pairs, 5 + k);
 	}
-	free(dense);
+	free(pairs);
+	return segs;
 }
 
+/* Four paths (one untimed), plus one of the given depth when deep is set. */
 static void make_profile(pp_profile_t *p, uint32_t deep)
 {
-	memset(p, 0, sizeof *p);
-	p->version = PP_PROFILE_VERSION;
-	p->frontend = strdup("raii");
-	p->command = strdup("./prog --flag 'x y'");
+	static const uint32_t shapes[][4] = { { 0, 1, 3 }, { 0, 3 }, { 0 }, { 2, 2, 2, 1 } };
+	static const uint32_t depths[] = { 3, 2, 1, 4 };
+	tp_init(p, "raii", "./prog --flag 'x y'");
 	p->pid = 4242;
 	p->start_ns = 1700000000123456789ull;
 	p->end_ns = 1700000001987654321ull;
@@ -128,28 +116,18 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 	p->drops_depth = 4;
 	p->unmatched = 5;
 	p->threads = 6;
-	p->nnames = 5;
-	p->names = calloc(p->nnames, sizeof *p->names);
-	for (uint32_t i = 0; i < p->nnames; i++) {
-		p->names[i].name = strdup(fn[i]);
-		p->names[i].file = strdup(file[i]);
-		p->names[i].line = line[i];
-	}
-	static const uint32_t shapes[][4] = { { 0, 1, 3 }, { 0, 3 }, { 0 }, { 2, 2, 2, 1 } };
-	static const uint32_t depths[] = { 3, 2, 1, 4 };
-	p->npaths = deep ? 5 : 4;
-	p->paths = calloc(p->npaths, sizeof *p->paths);
-	for (uint32_t i = 0; i < p->npaths; i++) {
-		pp_ppath_t *pp = &p->paths[i];
-		pp->depth = i < 4 ? depths[i] : deep;
-		pp->names = calloc(pp->depth, sizeof *pp->names);
-		for (uint32_t k = 0; k < pp->depth; k++)
-			pp->names[k] = i < 4 ? shapes[i][k] : k % 5;
-		pp->count = 1000000007ull * (i + 1);
-		pp->id = id_of(p, pp);
+	tp_names(p, 5, fn, file, line);
+	uint32_t *deep_names = tp_calloc(deep, sizeof *deep_names);
+	for (uint32_t k = 0; k < deep; k++)
+		deep_names[k] = k % 5;
+	for (uint32_t i = 0; i < (deep ? 5u : 4u); i++) {
+		uint32_t depth = i < 4 ? depths[i] : deep;
+		pp_ppath_t *pp = tp_path(p, 1000000007ull * (i + 1), i < 4 ? shapes[i] : deep_names,
+					 depth, NULL);
 		if (i != 1)
-			timed_segs(pp, i + 1);
+			pp->segs = timed_segs(depth, i + 1);
 	}
+	free(deep_names);
 }
 
 static void same_seg(const pp_seg_t *a, const pp_seg_t *b)

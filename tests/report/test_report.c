@@ -13,6 +13,7 @@
 
 #include "profile.h"
 #include "report.h"
+#include "testprof.h"
 
 static int failures;
 
@@ -27,103 +28,12 @@ static void fail(const char *fmt, ...)
 	failures++;
 }
 
-/* ---- building profiles ---- */
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		perror("calloc");
-		exit(1);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d) {
-		perror("strdup");
-		exit(1);
-	}
-	return d;
-}
-
-/* One segment from (value, times) pairs, values in ticks ascending; bins come
- * from the real bucket function so the test sees what the runtime records. */
-static pp_seg_t seg_of(const uint64_t (*vals)[2], size_t n)
-{
-	pp_seg_t s = { .min = UINT64_MAX };
-	s.bins = xcalloc(n, sizeof *s.bins);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v = vals[i][0], k = vals[i][1];
-		uint32_t b = pp__hist_bucket(v);
-		if (s.nbins && s.bins[s.nbins - 1].bucket == b)
-			s.bins[s.nbins - 1].count += k;
-		else
-			s.bins[s.nbins++] = (pp_hbin_t){ .bucket = b, .count = k };
-		s.count += k;
-		s.sum += v * k;
-		if (v < s.min)
-			s.min = v;
-		if (v > s.max)
-			s.max = v;
-	}
-	return s;
-}
-
-#define SEG(...) seg_of((const uint64_t[][2]){ __VA_ARGS__ }, \
-			sizeof((const uint64_t[][2]){ __VA_ARGS__ }) / sizeof(uint64_t[2]))
-
-static void set_names(pp_profile_t *p, const char *const *names, uint32_t n)
-{
-	p->nnames = n;
-	p->names = xcalloc(n, sizeof *p->names);
-	for (uint32_t i = 0; i < n; i++) {
-		p->names[i].name = xstrdup(names[i]);
-		p->names[i].file = xstrdup(i == 0 ? "demo.c" : "");
-		p->names[i].line = i == 0 ? 12 : 0;
-	}
-}
-
-/* Adds a path; segs (depth entries) is copied, NULL for an untimed path. */
-static void add_path(pp_profile_t *p, uint64_t id, uint64_t count, const uint32_t *names,
-		     uint32_t depth, const pp_seg_t *segs)
-{
-	pp_ppath_t *pa = &p->paths[p->npaths++];
-	pa->id = id;
-	pa->count = count;
-	pa->depth = depth;
-	pa->names = xcalloc(depth, sizeof *pa->names);
-	memcpy(pa->names, names, depth * sizeof *names);
-	if (segs) {
-		pa->segs = xcalloc(depth, sizeof *pa->segs);
-		memcpy(pa->segs, segs, depth * sizeof *segs);
-	}
-}
-
-#define NAMES(...) (const uint32_t[]){ __VA_ARGS__ }, \
-	(uint32_t)(sizeof((const uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
-
-static void free_profile(pp_profile_t *p)
-{
-	for (uint32_t i = 0; i < p->nnames; i++) {
-		free(p->names[i].name);
-		free(p->names[i].file);
-	}
-	for (uint32_t i = 0; i < p->npaths; i++) {
-		if (p->paths[i].segs)
-			for (uint32_t d = 0; d < p->paths[i].depth; d++)
-				free(p->paths[i].segs[d].bins);
-		free(p->paths[i].segs);
-		free(p->paths[i].names);
-	}
-	free(p->names);
-	free(p->paths);
-	free(p->frontend);
-	free(p->command);
-	memset(p, 0, sizeof *p);
-}
+/* ---- building profiles ----
+ * Path ids are made up (and one repeats) so the renderers' use of them shows
+ * in the expected outputs; write_profile sets the real ones. Only the first
+ * name has a source location, in every profile. */
+static const char *const files[8] = { "demo.c" };
+static const uint32_t lines[8] = { 12 };
 
 /* A timed profile at 2 ticks per ns. Count order and time order differ: io is
  * 4x rarer than leaf but slower in total. One path was never timed. */
@@ -134,10 +44,7 @@ static void make_timed(pp_profile_t *p)
 		"std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int const&)",
 		"parse",
 	};
-	memset(p, 0, sizeof *p);
-	p->version = 1;
-	p->frontend = xstrdup("raii");
-	p->command = xstrdup("./demo --n 3");
+	tp_init(p, "raii", "./demo --n 3");
 	p->pid = 4242;
 	p->start_ns = 1700000000000000000ull;
 	p->end_ns = 1700000001500000000ull;
@@ -149,25 +56,24 @@ static void make_timed(pp_profile_t *p)
 	p->drops_depth = 2;
 	p->unmatched = 3;
 	p->threads = 2;
-	set_names(p, names, 6);
-	p->paths = xcalloc(5, sizeof *p->paths);
+	tp_names(p, 6, names, files, lines);
 
 	pp_seg_t leaf[] = {
-		SEG({ 10, 3990 }, { 20, 10 }),
-		SEG({ 4, 2000 }, { 6, 2000 }),
-		SEG({ 30, 3960 }, { 31, 39 }, { 1000, 1 }),
+		TP_SEG({ 10, 3990 }, { 20, 10 }),
+		TP_SEG({ 4, 2000 }, { 6, 2000 }),
+		TP_SEG({ 30, 3960 }, { 31, 39 }, { 1000, 1 }),
 	};
-	add_path(p, 0xa1a1a1a1a1a1a1a1ull, 4000, NAMES(0, 1, 2), leaf);
+	tp_path(p, 4000, TP_IDX(0, 1, 2), leaf)->id = 0xa1a1a1a1a1a1a1a1ull;
 	pp_seg_t io[] = {
-		SEG({ 12, 1000 }),
-		SEG({ 900, 500 }, { 1000, 400 }, { 5000, 99 }, { 100000, 1 }),
+		TP_SEG({ 12, 1000 }),
+		TP_SEG({ 900, 500 }, { 1000, 400 }, { 5000, 99 }, { 100000, 1 }),
 	};
-	add_path(p, 0xb2b2b2b2b2b2b2b2ull, 1000, NAMES(0, 3), io);
-	pp_seg_t vec[] = { SEG({ 8, 10 }), SEG({ 2, 10 }), SEG({ 64, 5 }, { 80, 5 }) };
-	add_path(p, 0x0c0c0c0c0c0c0c0cull, 10, NAMES(0, 1, 4), vec);
-	add_path(p, 0xd4d4d4d4d4d4d4d4ull, 1, NAMES(0, 5), NULL);
-	pp_seg_t work[] = { SEG({ 3, 1 }), SEG({ 7, 1 }) };
-	add_path(p, 0x00000000000000e5ull, 1, NAMES(0, 1), work);
+	tp_path(p, 1000, TP_IDX(0, 3), io)->id = 0xb2b2b2b2b2b2b2b2ull;
+	pp_seg_t vec[] = { TP_SEG({ 8, 10 }), TP_SEG({ 2, 10 }), TP_SEG({ 64, 5 }, { 80, 5 }) };
+	tp_path(p, 10, TP_IDX(0, 1, 4), vec)->id = 0x0c0c0c0c0c0c0c0cull;
+	tp_path(p, 1, TP_IDX(0, 5), NULL)->id = 0xd4d4d4d4d4d4d4d4ull;
+	pp_seg_t work[] = { TP_SEG({ 3, 1 }), TP_SEG({ 7, 1 }) };
+	tp_path(p, 1, TP_IDX(0, 1), work)->id = 0x00000000000000e5ull;
 }
 
 /* Untimed, unknown tick rate, and names no renderer may pass through raw:
@@ -184,31 +90,24 @@ static void make_weird(pp_profile_t *p)
 		"operator>",
 		"\xed\xa0\x80surrogate",
 	};
-	memset(p, 0, sizeof *p);
-	p->version = 1;
-	p->frontend = xstrdup("cyg");
-	p->command = xstrdup("prog \"arg\"\x7f");
+	tp_init(p, "cyg", "prog \"arg\"\x7f");
 	p->timing = PP_TIMING_OFF;
 	p->events = 7;
 	p->records = 7;
 	p->threads = 1;
-	set_names(p, names, 8);
-	p->paths = xcalloc(6, sizeof *p->paths);
-	add_path(p, 1, 3, NAMES(0, 1), NULL);
-	add_path(p, 2, 2, NAMES(0, 2, 3), NULL);
-	add_path(p, 3, 1, NAMES(0, 4), NULL);
-	add_path(p, 4, 1, NAMES(0, 5, 6), NULL);
-	add_path(p, 5, 1, NAMES(0, 7), NULL);
+	tp_names(p, 8, names, files, lines);
+	tp_path(p, 3, TP_IDX(0, 1), NULL)->id = 1;
+	tp_path(p, 2, TP_IDX(0, 2, 3), NULL)->id = 2;
+	tp_path(p, 1, TP_IDX(0, 4), NULL)->id = 3;
+	tp_path(p, 1, TP_IDX(0, 5, 6), NULL)->id = 4;
+	tp_path(p, 1, TP_IDX(0, 7), NULL)->id = 5;
 	/* Two keys resolving to the same names: one line, counts summed. */
-	add_path(p, 6, 4, NAMES(0, 1), NULL);
+	tp_path(p, 4, TP_IDX(0, 1), NULL)->id = 6;
 }
 
 static void make_empty(pp_profile_t *p)
 {
-	memset(p, 0, sizeof *p);
-	p->version = 1;
-	p->frontend = xstrdup("xray");
-	p->command = xstrdup("");
+	tp_init(p, "xray", "");
 	p->ticks_per_ns = 3.1;
 	p->timing = PP_TIMING_SAMPLE;
 	p->sample_n = 100;
@@ -254,7 +153,7 @@ static char *render(const tcase_t *c, size_t *len)
 	if (pp__report(f, &p, &c->o) != 0)
 		fail("%s: pp__report returned an error", c->name);
 	fclose(f);
-	free_profile(&p);
+	pp__profile_free(&p);
 	return buf;
 }
 
@@ -339,7 +238,7 @@ static void check_write_error(void)
 		if (pp__report(f, &p, &o) != -1)
 			fail("format %d: writing to /dev/full did not fail", fmt);
 		fclose(f);
-		free_profile(&p);
+		pp__profile_free(&p);
 	}
 }
 
@@ -375,7 +274,7 @@ static int write_profile(const char *path)
 	int rc = pp__profile_write(&p, path, err, sizeof err);
 	if (rc < 0)
 		fprintf(stderr, "%s\n", err);
-	free_profile(&p);
+	pp__profile_free(&p);
 	return rc < 0;
 }
 

@@ -11,83 +11,21 @@
 #include <pathprof/gate.h>
 
 #include "profile.h"
+#include "testprof.h"
 
-static void *xcalloc(size_t n, size_t size)
+/* The fields both profiles share; only main has a source location. */
+static void base(pp_profile_t *p, const char *const *names, uint32_t n)
 {
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		perror("calloc");
-		exit(1);
-	}
-	return p;
-}
-
-/* A segment from (ticks, times) pairs; bins from the runtime's own bucket
- * function, so the reports see what a real run records. */
-static pp_seg_t seg(const uint64_t (*v)[2], size_t n)
-{
-	pp_seg_t s = { .min = UINT64_MAX };
-	s.bins = xcalloc(n, sizeof *s.bins);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t b = pp__hist_bucket(v[i][0]);
-		if (s.nbins && s.bins[s.nbins - 1].bucket == b)
-			s.bins[s.nbins - 1].count += v[i][1];
-		else
-			s.bins[s.nbins++] = (pp_hbin_t){ .bucket = b, .count = v[i][1] };
-		s.count += v[i][1];
-		s.sum += v[i][0] * v[i][1];
-		s.min = v[i][0] < s.min ? v[i][0] : s.min;
-		s.max = v[i][0] > s.max ? v[i][0] : s.max;
-	}
-	return s;
-}
-
-#define SEG(...) seg((const uint64_t[][2]){ __VA_ARGS__ }, \
-		     sizeof((const uint64_t[][2]){ __VA_ARGS__ }) / sizeof(uint64_t[2]))
-
-/* names: indices into p->names, root first; segs NULL for an untimed path. */
-static void add(pp_profile_t *p, uint64_t count, const uint32_t *names, uint32_t depth,
-		const pp_seg_t *segs)
-{
-	pp_ppath_t *pa = &p->paths[p->npaths++];
-	const char *strs[16];
-	for (uint32_t d = 0; d < depth; d++)
-		strs[d] = p->names[names[d]].name;
-	pa->id = pp__path_id(strs, depth);
-	pa->count = count;
-	pa->depth = depth;
-	pa->names = xcalloc(depth, sizeof *pa->names);
-	memcpy(pa->names, names, depth * sizeof *names);
-	if (segs) {
-		pa->segs = xcalloc(depth, sizeof *pa->segs);
-		memcpy(pa->segs, segs, depth * sizeof *segs);
-	}
-	p->records += count;
-}
-
-#define N(...) (const uint32_t[]){ __VA_ARGS__ }, \
-	(uint32_t)(sizeof((const uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
-
-static void base(pp_profile_t *p, const char *const *names, uint32_t n, uint32_t npaths)
-{
-	memset(p, 0, sizeof *p);
-	p->version = PP_PROFILE_VERSION;
-	p->frontend = strdup("raii");
-	p->command = strdup("./demo --items 3");
+	const char *files[16] = { "demo.c" };
+	const uint32_t lines[16] = { 10 };
+	tp_init(p, "raii", "./demo --items 3");
 	p->pid = 77;
 	p->start_ns = 1700000000000000000ull;
 	p->end_ns = 1700000002000000000ull;
 	p->ticks_per_ns = 2.0;
 	p->timing = PP_TIMING_ON;
 	p->threads = 2;
-	p->nnames = n;
-	p->names = xcalloc(n, sizeof *p->names);
-	for (uint32_t i = 0; i < n; i++) {
-		p->names[i].name = strdup(names[i]);
-		p->names[i].file = strdup(i == 0 ? "demo.c" : "");
-		p->names[i].line = i == 0 ? 10 : 0;
-	}
-	p->paths = xcalloc(npaths, sizeof *p->paths);
+	tp_names(p, n, names, files, lines);
 }
 
 static void demo(pp_profile_t *p)
@@ -97,23 +35,28 @@ static void demo(pp_profile_t *p)
 		"thread_main", "poll",
 	};
 	enum { MAIN, PARSE, LEX, GETC, WORK, COMPUTE, IO, IDLE, THREAD, POLL };
-	base(p, names, 10, 8);
-	add(p, 3000, N(MAIN, PARSE, LEX),
-	    (pp_seg_t[]){ SEG({ 20, 3000 }), SEG({ 10, 2990 }, { 14, 10 }),
-			  SEG({ 200, 2000 }, { 240, 1000 }) });
-	add(p, 500, N(MAIN, PARSE, LEX, GETC),
-	    (pp_seg_t[]){ SEG({ 20, 500 }), SEG({ 12, 500 }), SEG({ 30, 500 }),
-			  SEG({ 100, 450 }, { 4000, 50 }) });
-	add(p, 1200, N(MAIN, WORK, COMPUTE),
-	    (pp_seg_t[]){ SEG({ 40, 1200 }), SEG({ 8, 1200 }), SEG({ 1000, 1100 }, { 1500, 100 }) });
-	add(p, 50, N(MAIN, WORK, IO),
-	    (pp_seg_t[]){ SEG({ 40, 50 }), SEG({ 8, 50 }), SEG({ 200000, 49 }, { 900000, 1 }) });
-	add(p, 7, N(MAIN, WORK), (pp_seg_t[]){ SEG({ 40, 7 }), SEG({ 6, 7 }) });
-	add(p, 40, N(MAIN, WORK, COMPUTE, COMPUTE),
-	    (pp_seg_t[]){ SEG({ 40, 40 }), SEG({ 8, 40 }), SEG({ 60, 40 }), SEG({ 900, 40 }) });
-	add(p, 2, N(MAIN, IDLE), NULL);
-	add(p, 100, N(THREAD, POLL), (pp_seg_t[]){ SEG({ 16, 100 }), SEG({ 3000, 100 }) });
+	base(p, names, 10);
+	tp_path(p, 3000, TP_IDX(MAIN, PARSE, LEX),
+		(pp_seg_t[]){ TP_SEG({ 20, 3000 }), TP_SEG({ 10, 2990 }, { 14, 10 }),
+			      TP_SEG({ 200, 2000 }, { 240, 1000 }) });
+	tp_path(p, 500, TP_IDX(MAIN, PARSE, LEX, GETC),
+		(pp_seg_t[]){ TP_SEG({ 20, 500 }), TP_SEG({ 12, 500 }), TP_SEG({ 30, 500 }),
+			      TP_SEG({ 100, 450 }, { 4000, 50 }) });
+	tp_path(p, 1200, TP_IDX(MAIN, WORK, COMPUTE),
+		(pp_seg_t[]){ TP_SEG({ 40, 1200 }), TP_SEG({ 8, 1200 }),
+			      TP_SEG({ 1000, 1100 }, { 1500, 100 }) });
+	tp_path(p, 50, TP_IDX(MAIN, WORK, IO),
+		(pp_seg_t[]){ TP_SEG({ 40, 50 }), TP_SEG({ 8, 50 }),
+			      TP_SEG({ 200000, 49 }, { 900000, 1 }) });
+	tp_path(p, 7, TP_IDX(MAIN, WORK), (pp_seg_t[]){ TP_SEG({ 40, 7 }), TP_SEG({ 6, 7 }) });
+	tp_path(p, 40, TP_IDX(MAIN, WORK, COMPUTE, COMPUTE),
+		(pp_seg_t[]){ TP_SEG({ 40, 40 }), TP_SEG({ 8, 40 }), TP_SEG({ 60, 40 }),
+			      TP_SEG({ 900, 40 }) });
+	tp_path(p, 2, TP_IDX(MAIN, IDLE), NULL);
+	tp_path(p, 100, TP_IDX(THREAD, POLL),
+		(pp_seg_t[]){ TP_SEG({ 16, 100 }), TP_SEG({ 3000, 100 }) });
 	p->events = 4799;
+	p->records = 4899;
 }
 
 static void hostile(pp_profile_t *p)
@@ -128,14 +71,18 @@ static void hostile(pp_profile_t *p)
 		"bad\xff\xc0utf8",
 		"&amp;<!--",
 	};
-	base(p, names, 8, 4);
+	base(p, names, 8);
 	free(p->command);
-	p->command = strdup("<b>cmd</b> \"</script>\"");
-	add(p, 10, N(0, 1, 2), (pp_seg_t[]){ SEG({ 10, 10 }), SEG({ 20, 10 }), SEG({ 300, 10 }) });
-	add(p, 5, N(0, 3, 4), (pp_seg_t[]){ SEG({ 10, 5 }), SEG({ 20, 5 }), SEG({ 40, 5 }) });
-	add(p, 3, N(0, 5, 6), (pp_seg_t[]){ SEG({ 10, 3 }), SEG({ 20, 3 }), SEG({ 50, 3 }) });
-	add(p, 1, N(0, 7), (pp_seg_t[]){ SEG({ 10, 1 }), SEG({ 20, 1 }) });
+	p->command = tp_strdup("<b>cmd</b> \"</script>\"");
+	tp_path(p, 10, TP_IDX(0, 1, 2),
+		(pp_seg_t[]){ TP_SEG({ 10, 10 }), TP_SEG({ 20, 10 }), TP_SEG({ 300, 10 }) });
+	tp_path(p, 5, TP_IDX(0, 3, 4),
+		(pp_seg_t[]){ TP_SEG({ 10, 5 }), TP_SEG({ 20, 5 }), TP_SEG({ 40, 5 }) });
+	tp_path(p, 3, TP_IDX(0, 5, 6),
+		(pp_seg_t[]){ TP_SEG({ 10, 3 }), TP_SEG({ 20, 3 }), TP_SEG({ 50, 3 }) });
+	tp_path(p, 1, TP_IDX(0, 7), (pp_seg_t[]){ TP_SEG({ 10, 1 }), TP_SEG({ 20, 1 }) });
 	p->events = 19;
+	p->records = 19;
 }
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "profile.h"
+#include "testprof.h"
 
 static const char *const names[] = {"leaf", "log", "main", "new", "old", "parse", "validate"};
 enum { LEAF, LOG, MAIN, NEW, OLD, PARSE, VALIDATE, NNAMES };
@@ -23,30 +24,22 @@ typedef struct spec {
 
 /* One segment: n events whose times step through 10 values from base to
  * 1.45 * base, scaled. */
-static void make_seg(pp_seg_t *g, uint64_t n, double base, double scale)
+static pp_seg_t make_seg(uint64_t n, double base, double scale)
 {
-	static uint64_t dense[PP_HIST_BUCKETS];
-	uint64_t sum = 0, min = UINT64_MAX, max = 0;
-	memset(dense, 0, sizeof dense);
-	for (uint64_t e = 0; e < n; e++) {
-		uint64_t v = (uint64_t)(base * scale * (1.0 + (double)(e % 10) / 20.0));
-		dense[pp__hist_bucket(v)]++;
-		sum += v;
-		min = v < min ? v : min;
-		max = v > max ? v : max;
+	uint64_t pairs[10][2];
+	for (uint64_t r = 0; r < 10; r++) {
+		pairs[r][0] = (uint64_t)(base * scale * (1.0 + (double)r / 20.0));
+		pairs[r][1] = n / 10 + (r < n % 10);
 	}
-	if (pp__seg_from_dense(g, n, sum, min, max, dense) != 0)
-		exit(1);
+	return tp_seg(pairs, 10);
 }
 
 static void write_profile(const char *path, const spec_t *sp, uint32_t n, double scale,
 			  double parse_scale)
 {
-	pp_profile_t p = {0};
+	pp_profile_t p;
 	char err[256];
-	p.version = PP_PROFILE_VERSION;
-	p.frontend = strdup("raii");
-	p.command = strdup("./workload");
+	tp_init(&p, "raii", "./workload");
 	p.pid = 42;
 	p.start_ns = 1000;
 	p.end_ns = 2000;
@@ -54,30 +47,15 @@ static void write_profile(const char *path, const spec_t *sp, uint32_t n, double
 	p.timing = 1;
 	p.sample_n = 64;
 	p.threads = 1;
-	p.nnames = NNAMES;
-	p.names = calloc(NNAMES, sizeof *p.names);
-	for (uint32_t i = 0; i < NNAMES; i++)
-		p.names[i] = (pp_name_t){strdup(names[i]), strdup(""), 0};
-	p.paths = calloc(n, sizeof *p.paths);
+	tp_names(&p, NNAMES, names, NULL, NULL);
 	for (uint32_t i = 0; i < n; i++) {
-		const char *strs[3];
-		pp_ppath_t *q = &p.paths[p.npaths++];
-		q->depth = sp[i].depth;
-		q->count = sp[i].count;
-		q->names = calloc(q->depth, sizeof *q->names);
-		for (uint32_t j = 0; j < q->depth; j++) {
-			q->names[j] = sp[i].names[j];
-			strs[j] = names[sp[i].names[j]];
-		}
-		q->id = pp__path_id(strs, q->depth);
-		if (sp[i].timed) {
-			q->segs = calloc(q->depth, sizeof *q->segs);
-			for (uint32_t j = 0; j < q->depth; j++)
-				make_seg(&q->segs[j], q->count, sp[i].base[j],
-					 scale * (sp[i].names[j] == PARSE ? parse_scale : 1.0));
-		}
-		p.events += q->count;
-		p.records += q->count;
+		pp_seg_t segs[3];
+		for (uint32_t j = 0; sp[i].timed && j < sp[i].depth; j++)
+			segs[j] = make_seg(sp[i].count, sp[i].base[j],
+					   scale * (sp[i].names[j] == PARSE ? parse_scale : 1.0));
+		tp_path(&p, sp[i].count, sp[i].names, sp[i].depth, sp[i].timed ? segs : NULL);
+		p.events += sp[i].count;
+		p.records += sp[i].count;
 	}
 	/* paths sorted by id, as every writer keeps them */
 	for (uint32_t i = 1; i < p.npaths; i++)
