@@ -370,7 +370,7 @@ static void report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *out, const char *str)
+void pp__report_json_str(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str_or_empty(str);
 	fputc('"', out);
@@ -433,7 +433,7 @@ static void json_segment(FILE *out, const pp_profile_t *p, const pp_seg_t *s, co
 		{ "p50_ns", 50 }, { "p90_ns", 90 }, { "p99_ns", 99 }, { "p999_ns", 99.9 },
 	};
 	fputs("{\"name\": ", out);
-	json_str(out, name);
+	pp__report_json_str(out, name);
 	fputs(", ", out);
 	json_u64(out, "count", s->count, ", ");
 	json_u64(out, "sum_ticks", s->sum, ", ");
@@ -466,9 +466,9 @@ static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 	fprintf(out, "{\n  \"schema\": %d,\n", PP_REPORT_JSON_SCHEMA);
 	fprintf(out, "  \"profile_version\": %u,\n", p->version);
 	fputs("  \"frontend\": ", out);
-	json_str(out, p->frontend);
+	pp__report_json_str(out, p->frontend);
 	fputs(",\n  \"command\": ", out);
-	json_str(out, p->command);
+	pp__report_json_str(out, p->command);
 	fputs(",\n  ", out);
 	json_u64(out, "pid", p->pid, ",\n  ");
 	json_u64(out, "start_ns", p->start_ns, ",\n  ");
@@ -492,9 +492,9 @@ static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 	fputs("  \"names\": [", out);
 	for (uint32_t i = 0; i < p->nnames; i++) {
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		json_str(out, p->names[i].name);
+		pp__report_json_str(out, p->names[i].name);
 		fputs(", \"file\": ", out);
-		json_str(out, p->names[i].file);
+		pp__report_json_str(out, p->names[i].file);
 		fprintf(out, ", \"line\": %u}", p->names[i].line);
 	}
 	fputs(p->nnames ? "\n  ],\n  " : "],\n  ", out);
@@ -526,7 +526,7 @@ static void report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t
 		for (uint32_t d = 0; d < pa->depth; d++) {
 			if (d)
 				fputs(", ", out);
-			json_str(out, pp__report_name(p, pa->names[d]));
+			pp__report_json_str(out, pp__report_name(p, pa->names[d]));
 		}
 		fputs("],\n      \"segments\": ", out);
 		if (!pa->segs) {

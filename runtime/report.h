@@ -56,6 +56,11 @@ int pp__report_value_parse(const char *s, pp_report_value_t *v);
 extern const char *const pp__report_format_words[];
 #define PP_REPORT_NFORMATS 7
 
+/* Write str (NULL reads as "") as a JSON string: escaped, and with U+FFFD for
+ * each byte that is not well-formed UTF-8, since JSON text must be UTF-8.
+ * Shared with the CLI's own JSON outputs (diff, top). */
+void pp__report_json_str(FILE *out, const char *str);
+
 /* Version of the JSON export's layout (docs/cli.md); bumped on any change a
  * consumer could notice. */
 #define PP_REPORT_JSON_SCHEMA 1

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "map.h"
 #include "profile.h"
+#include "report.h"
 #include "profile_merge.h"
 
 #define RESAMPLES 2000
@@ -531,20 +532,6 @@ static void render_text(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, double v, int decimals)
 {
 	if (!isfinite(v))
@@ -558,7 +545,7 @@ static void json_side(FILE *f, const side_t *s)
 	fputs("{\"runs\": [", f);
 	for (uint32_t i = 0; i < s->nruns; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, s->files[i]);
+		pp__report_json_str(f, s->files[i]);
 	}
 	fputs("], \"total_ns_per_run\": ", f);
 	json_num(f, s->total_ns, 1);
@@ -586,7 +573,7 @@ static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 			r->s[0].path && r->s[1].path ? "both" : r->s[0].path ? "a" : "b");
 		for (uint32_t j = 0; j < q->depth; j++) {
 			fputs(j ? ", " : "", f);
-			json_str(f, p->names[q->names[j]].name);
+			pp__report_json_str(f, p->names[q->names[j]].name);
 		}
 		fprintf(f, "], \"verdict\": \"%s\",\n     \"count_a\": ", r->verdict);
 		json_num(f, r->s[0].count, 1);
@@ -623,7 +610,7 @@ static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 			seg_ns(&r->s[1], j, 99, &v[3]);
 			fputs(j ? ", " : "", f);
 			fputs("{\"name\": ", f);
-			json_str(f, p->names[q->names[j]].name);
+			pp__report_json_str(f, p->names[q->names[j]].name);
 			static const char *const key[2] = {"p50", "p99"};
 			for (int k = 0; k < 2; k++) {
 				fprintf(f, ", \"%s_ns_a\": ", key[k]);

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "map.h"
 #include "profile.h"
+#include "report.h"
 #include "shm.h"
 
 #define TEXT_DEFAULT_TOP 20
@@ -193,20 +194,6 @@ static const char *state_word(const pp__shm_stats_t *st)
 	return st->exited ? "exited" : st->alive ? "running" : "dead";
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(f, "\\%c", *c);
-		else if (*c < 0x20)
-			fprintf(f, "\\u%04x", *c);
-		else
-			fputc(*c, f);
-	}
-	fputc('"', f);
-}
-
 static double seg_pct_ns(const pp_profile_t *p, const pp_seg_t *s, double pct)
 {
 	return s && s->count ? pp__ticks_ns(p, pp__seg_percentile(s, pct)) : 0;
@@ -218,14 +205,14 @@ static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 	double s = span_s(v);
 	uint64_t de = delta(c->events, p ? p->events : 0), dr = delta(c->records, p ? p->records : 0);
 	fprintf(f, "{\"schema\":%d,\"segment\":", JSON_SCHEMA);
-	json_str(f, v->seg.object);
+	pp__report_json_str(f, v->seg.object);
 	fprintf(f, ",\"program\":");
-	json_str(f, v->st.program);
+	pp__report_json_str(f, v->st.program);
 	fprintf(f, ",\"pid\":%llu,\"state\":\"%s\",\"generation\":%llu,\"time_ns\":%llu,"
 		   "\"span_s\":%.6f,\"first\":%s,\"frontend\":",
 		(unsigned long long)v->st.pid, state_word(&v->st), (unsigned long long)v->st.generation,
 		(unsigned long long)v->st.taken_ns, s, p ? "false" : "true");
-	json_str(f, c->frontend);
+	pp__report_json_str(f, c->frontend);
 	fprintf(f, ",\"ticks_per_ns\":%.6f,\"events\":%llu,\"records\":%llu,\"events_per_s\":%.3f,"
 		   "\"records_per_s\":%.3f,\"drops_table\":%llu,\"drops_depth\":%llu,"
 		   "\"unmatched\":%llu,\"unnamed_records\":%llu,\"threads\":%llu,\"threads_live\":%llu,"
@@ -241,7 +228,7 @@ static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 		for (uint32_t k = 0; k < q->depth; k++) {
 			if (k)
 				fputc(',', f);
-			json_str(f, c->names[q->names[k]].name);
+			pp__report_json_str(f, c->names[q->names[k]].name);
 		}
 		fprintf(f, "],\"count\":%llu,\"delta\":%llu,\"rate\":%.3f,\"time_ns\":%.1f",
 			(unsigned long long)q->count, (unsigned long long)fp[i].delta,
