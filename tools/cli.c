@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "profile_merge.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -91,6 +92,35 @@ int cli_output_close(FILE *f, const char *path)
 	}
 	if (bad) {
 		cli_error("%s: write failed: %s", what, err ? strerror(err) : "I/O error");
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int cli_help(const char *text)
+{
+	fputs(text, stdout);
+	return cli_output_close(stdout, NULL);
+}
+
+int cli_read_profile(pp_profile_t *p, const char *path)
+{
+	char err[512];
+	if (pp__profile_read(p, path, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path)
+{
+	char err[512];
+	if (cli_read_profile(one, path) != CLI_OK)
+		return CLI_FAIL;
+	if (pp__profile_merge(sum, one, err, sizeof err) < 0) {
+		cli_error("%s: cannot merge: %s", path, err);
+		pp__profile_free(one);
 		return CLI_FAIL;
 	}
 	return CLI_OK;

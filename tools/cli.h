@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "profile.h"
+
 /* Exit statuses of every command. */
 enum {
 	CLI_OK = 0,
@@ -40,6 +42,19 @@ int cli_bad_option(const char *cmd, int c, char **argv);
 /* Parse a decimal number for option opt: digits only, at most max. Prints the
  * error and returns -1 when s is not one. */
 int cli_parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out);
+
+/* Read the profile file path into p. On failure print the reader's one-line
+ * error and return CLI_FAIL (p then holds nothing to free). */
+int cli_read_profile(pp_profile_t *p, const char *path);
+
+/* Read path into one and merge it into sum, printing the one-line error of a
+ * failed read or merge. Returns CLI_OK, one then holding the file's profile
+ * (the caller frees it), or CLI_FAIL with one holding nothing. */
+int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path);
+
+/* Print text (a command's --help) on standard output and check the write.
+ * Returns CLI_OK or CLI_FAIL. */
+int cli_help(const char *text);
 
 /* Output of a command: path, or standard output when path is NULL or "-".
  * NULL (error printed) when it cannot be opened. */

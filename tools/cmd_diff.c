@@ -20,34 +20,31 @@
 #define RESAMPLES 2000
 #define DEFAULT_MIN_CHANGE 2.0 /* % */
 
-static void help(void)
-{
-	fputs("usage: pathprof diff [options] A B\n"
-	      "\n"
-	      "Compare profile A (the baseline) with profile B. A and B are profile files,\n"
-	      "or directories whose *.pathprof files are repeated runs of each side.\n"
-	      "Paths are matched by stable id. Every change is B - A: positive means B\n"
-	      "counts more or takes longer.\n"
-	      "\n"
-	      "Per path: count A and B (mean per run) and their change, mean time per\n"
-	      "event and its change in ns and %, a 95% interval for that change, a\n"
-	      "verdict (slower, faster or no clear change), the impact on total time and\n"
-	      "the path's share of it; per segment p50 and p99 of A and B and their\n"
-	      "change. Paths only in A or only in B are listed apart. Rows are sorted by\n"
-	      "impact (|B - A| of the path's total time per run).\n"
-	      "\n"
-	      "options:\n"
-	      "  --format FMT        'text' (default) or 'json'\n"
-	      "  --min-change PCT    smallest change called slower/faster (default 2);\n"
-	      "                      the spread of A's runs raises it per path\n"
-	      "  --top N             show the first N paths of each list; 0 = all (default)\n"
-	      "  -o, --output FILE   write to FILE instead of standard output\n"
-	      "  -h, --help          show this help\n"
-	      "\n"
-	      "Exit status: 0 success, 1 unreadable input or failed write, 2 bad command\n"
-	      "line. See docs/trace.md for the statistics.\n",
-	      stdout);
-}
+static const char help_text[] =
+	"usage: pathprof diff [options] A B\n"
+	"\n"
+	"Compare profile A (the baseline) with profile B. A and B are profile files,\n"
+	"or directories whose *.pathprof files are repeated runs of each side.\n"
+	"Paths are matched by stable id. Every change is B - A: positive means B\n"
+	"counts more or takes longer.\n"
+	"\n"
+	"Per path: count A and B (mean per run) and their change, mean time per\n"
+	"event and its change in ns and %, a 95% interval for that change, a\n"
+	"verdict (slower, faster or no clear change), the impact on total time and\n"
+	"the path's share of it; per segment p50 and p99 of A and B and their\n"
+	"change. Paths only in A or only in B are listed apart. Rows are sorted by\n"
+	"impact (|B - A| of the path's total time per run).\n"
+	"\n"
+	"options:\n"
+	"  --format FMT        'text' (default) or 'json'\n"
+	"  --min-change PCT    smallest change called slower/faster (default 2);\n"
+	"                      the spread of A's runs raises it per path\n"
+	"  --top N             show the first N paths of each list; 0 = all (default)\n"
+	"  -o, --output FILE   write to FILE instead of standard output\n"
+	"  -h, --help          show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 unreadable input or failed write, 2 bad command\n"
+	"line. See docs/trace.md for the statistics.\n";
 
 typedef struct side {
 	const char *arg;
@@ -139,7 +136,6 @@ static double path_timed(const pp_ppath_t *q)
 static int load_side(side_t *s)
 {
 	struct stat st;
-	char err[512];
 	if (stat(s->arg, &st) != 0) {
 		cli_error("%s: %m", s->arg);
 		return -1;
@@ -161,14 +157,8 @@ static int load_side(side_t *s)
 		return -1;
 	}
 	for (uint32_t i = 0; i < s->nruns; i++) {
-		if (pp__profile_read(&s->runs[i], s->files[i], err, sizeof err) != 0) {
-			cli_error("%s", err);
+		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i]) != CLI_OK)
 			return -1;
-		}
-		if (pp__profile_merge(&s->merged, &s->runs[i], err, sizeof err) != 0) {
-			cli_error("%s: %s", s->files[i], err);
-			return -1;
-		}
 		for (uint32_t j = 0; j < s->runs[i].npaths; j++)
 			s->total_ns += path_time_ns(&s->runs[i], &s->runs[i].paths[j]);
 	}
@@ -670,8 +660,7 @@ int cmd_diff(int argc, char **argv)
 			outpath = optarg;
 			break;
 		case 'h':
-			help();
-			return cli_output_close(stdout, NULL);
+			return cli_help(help_text);
 		default:
 			return cli_bad_option("diff", c, argv);
 		}

@@ -9,32 +9,29 @@
 #include "profile.h"
 #include "profile_merge.h"
 
-static void help(void)
-{
-	fputs("usage: pathprof merge [options] FILE... -o OUT\n"
-	      "\n"
-	      "Merge the profile FILEs (from several processes, forked children or runs)\n"
-	      "into the profile OUT. Paths are matched by their stable id (the names on\n"
-	      "the path), so any front-end and any build of the same code combine.\n"
-	      "Counts, events, records, drops, unmatched exits and threads are summed;\n"
-	      "segment histograms are merged bucket by bucket, so the merged percentiles\n"
-	      "are those of all the data together. The output is in canonical order:\n"
-	      "merging is associative and merge A B gives the same bytes as merge B A.\n"
-	      "\n"
-	      "Refused, with one line saying why: profiles whose tick rates differ by\n"
-	      "more than 1 % while both hold times (their histograms are in ticks and\n"
-	      "would not be comparable), counts that overflow 64 bits, and two paths that\n"
-	      "share an id with different depths. Different front-ends, commands or pids\n"
-	      "are fine: the output then says 'mixed', '(merged)' and pid 0.\n"
-	      "\n"
-	      "options:\n"
-	      "  -o, --output OUT  the merged profile (required; may be one of the inputs)\n"
-	      "  -h, --help        show this help\n"
-	      "\n"
-	      "Exit status: 0 success, 1 unreadable input, inputs that cannot be merged or\n"
-	      "failed write, 2 bad command line.\n",
-	      stdout);
-}
+static const char help_text[] =
+	"usage: pathprof merge [options] FILE... -o OUT\n"
+	"\n"
+	"Merge the profile FILEs (from several processes, forked children or runs)\n"
+	"into the profile OUT. Paths are matched by their stable id (the names on\n"
+	"the path), so any front-end and any build of the same code combine.\n"
+	"Counts, events, records, drops, unmatched exits and threads are summed;\n"
+	"segment histograms are merged bucket by bucket, so the merged percentiles\n"
+	"are those of all the data together. The output is in canonical order:\n"
+	"merging is associative and merge A B gives the same bytes as merge B A.\n"
+	"\n"
+	"Refused, with one line saying why: profiles whose tick rates differ by\n"
+	"more than 1 % while both hold times (their histograms are in ticks and\n"
+	"would not be comparable), counts that overflow 64 bits, and two paths that\n"
+	"share an id with different depths. Different front-ends, commands or pids\n"
+	"are fine: the output then says 'mixed', '(merged)' and pid 0.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output OUT  the merged profile (required; may be one of the inputs)\n"
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 unreadable input, inputs that cannot be merged or\n"
+	"failed write, 2 bad command line.\n";
 
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -54,8 +51,7 @@ int cmd_merge(int argc, char **argv)
 			outpath = optarg;
 			break;
 		case 'h':
-			help();
-			return cli_output_close(stdout, NULL);
+			return cli_help(help_text);
 		default:
 			return cli_bad_option("merge", c, argv);
 		}
@@ -74,16 +70,9 @@ int cmd_merge(int argc, char **argv)
 	memset(&sum, 0, sizeof sum);
 	int rc = CLI_OK;
 	for (int i = optind; i < argc && rc == CLI_OK; i++) {
-		if (pp__profile_read(&one, argv[i], err, sizeof err) < 0) {
-			cli_error("%s", err);
-			rc = CLI_FAIL;
-			break;
-		}
-		if (pp__profile_merge(&sum, &one, err, sizeof err) < 0) {
-			cli_error("%s: cannot merge: %s", argv[i], err);
-			rc = CLI_FAIL;
-		}
-		pp__profile_free(&one);
+		rc = cli_read_merge(&sum, &one, argv[i]);
+		if (rc == CLI_OK)
+			pp__profile_free(&one);
 	}
 	/* Written only once every input merged, so a bad input never leaves
 	 * a partial OUT behind (and OUT may be one of the inputs). */

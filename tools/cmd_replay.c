@@ -16,28 +16,25 @@
 #include "slab.h"
 #include "trace.h"
 
-static void help(void)
-{
-	fputs("usage: pathprof replay [options] TRACE\n"
-	      "\n"
-	      "Rebuild the profile recorded in TRACE (written with PATHPROF_TRACE=FILE or\n"
-	      "pp_trace_open()) through the runtime's aggregation: the same counts, paths\n"
-	      "and histograms as the profile the live process wrote.\n"
-	      "\n"
-	      "options:\n"
-	      "  -o, --output FILE  write the profile to FILE (required unless --bench)\n"
-	      "  --bench[=N]        replay N times (default 10) on fresh slabs and print,\n"
-	      "                     per operation (enter, leave, leaf record, root, first\n"
-	      "                     sight), calls, total and mean ns, and a TOTAL row\n"
-	      "  --chunks           list the complete chunks found (byte offset, stream,\n"
-	      "                     sequence, payload bytes, events) instead of replaying\n"
-	      "  -h, --help         show this help\n"
-	      "\n"
-	      "A damaged or cut trace is replayed from every complete chunk; what was lost\n"
-	      "is listed on stderr. Exit status: 0 success, 1 unusable TRACE or failed\n"
-	      "write, 2 bad command line, 3 partial (some of TRACE was lost).\n",
-	      stdout);
-}
+static const char help_text[] =
+	"usage: pathprof replay [options] TRACE\n"
+	"\n"
+	"Rebuild the profile recorded in TRACE (written with PATHPROF_TRACE=FILE or\n"
+	"pp_trace_open()) through the runtime's aggregation: the same counts, paths\n"
+	"and histograms as the profile the live process wrote.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE  write the profile to FILE (required unless --bench)\n"
+	"  --bench[=N]        replay N times (default 10) on fresh slabs and print,\n"
+	"                     per operation (enter, leave, leaf record, root, first\n"
+	"                     sight), calls, total and mean ns, and a TOTAL row\n"
+	"  --chunks           list the complete chunks found (byte offset, stream,\n"
+	"                     sequence, payload bytes, events) instead of replaying\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"A damaged or cut trace is replayed from every complete chunk; what was lost\n"
+	"is listed on stderr. Exit status: 0 success, 1 unusable TRACE or failed\n"
+	"write, 2 bad command line, 3 partial (some of TRACE was lost).\n";
 
 enum { OP_ENTER, OP_LEAVE, OP_LEAF, OP_ROOT, OP_FIRST, OP_KINDS };
 static const char *const op_names[OP_KINDS] = {"enter", "leave", "leaf record", "root",
@@ -439,8 +436,7 @@ int cmd_replay(int argc, char **argv)
 			chunks = 1;
 			break;
 		case 'h':
-			help();
-			return cli_output_close(stdout, NULL);
+			return cli_help(help_text);
 		default:
 			return cli_bad_option("replay", c, argv);
 		}

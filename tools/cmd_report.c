@@ -13,40 +13,37 @@
  * paths are lost in the tail. JSON and the listing are for programs. */
 #define TEXT_DEFAULT_TOP 20
 
-static void help(void)
-{
-	fputs("usage: pathprof report [options] FILE\n"
-	      "\n"
-	      "Print the profile FILE: its totals, then the paths with their counts and,\n"
-	      "when timed, per-segment time statistics (count, mean, p50, p90, p99, max).\n"
-	      "\n"
-	      "options:\n"
-	      "  --top N           show the first N paths after sorting; 0 shows all\n"
-	      "                    (default: 20 for text, all for json; paths ignores it)\n"
-	      "  --sort KEY        order paths by 'count' (leaf returns, the default) or\n"
-	      "                    'time' (total time: the sum over the path's segments)\n"
-	      "  --min-count N     hide paths with fewer than N leaf returns\n"
-	      "  --min-time NS     hide paths whose total time is below NS nanoseconds\n"
-	      "                    (untimed paths count as 0)\n"
-	      "  --format FMT      'text' (default) for reading; 'json', complete data\n"
-	      "                    with a versioned schema; 'paths', the canonical listing,\n"
-	      "                    one 'count|root>...>leaf' line per path sorted bytewise\n"
-	      "                    by names (--top and --sort do not apply);\n"
-	      "                    'folded', 'root;...;leaf value' lines for flame graph\n"
-	      "                    tools; 'dot', the path tree for Graphviz; 'html', one\n"
-	      "                    self-contained interactive page; 'pprof', gzipped\n"
-	      "                    profile.proto for go tool pprof and profiling backends\n"
-	      "  --value V         folded only: 'count' (leaf returns, the default), 'time'\n"
-	      "                    (total time of the path, ns) or 'leaf' (time of its leaf\n"
-	      "                    segment, ns)\n"
-	      "  -o, --output FILE write to FILE instead of standard output\n"
-	      "  -h, --help        show this help\n"
-	      "\n"
-	      "Exit status: 0 success, 1 unreadable or invalid FILE or failed write,\n"
-	      "2 bad command line. See docs/cli.md for the JSON schema and\n"
-	      "docs/reports.md for folded, dot, html and pprof.\n",
-	      stdout);
-}
+static const char help_text[] =
+	"usage: pathprof report [options] FILE\n"
+	"\n"
+	"Print the profile FILE: its totals, then the paths with their counts and,\n"
+	"when timed, per-segment time statistics (count, mean, p50, p90, p99, max).\n"
+	"\n"
+	"options:\n"
+	"  --top N           show the first N paths after sorting; 0 shows all\n"
+	"                    (default: 20 for text, all for json; paths ignores it)\n"
+	"  --sort KEY        order paths by 'count' (leaf returns, the default) or\n"
+	"                    'time' (total time: the sum over the path's segments)\n"
+	"  --min-count N     hide paths with fewer than N leaf returns\n"
+	"  --min-time NS     hide paths whose total time is below NS nanoseconds\n"
+	"                    (untimed paths count as 0)\n"
+	"  --format FMT      'text' (default) for reading; 'json', complete data\n"
+	"                    with a versioned schema; 'paths', the canonical listing,\n"
+	"                    one 'count|root>...>leaf' line per path sorted bytewise\n"
+	"                    by names (--top and --sort do not apply);\n"
+	"                    'folded', 'root;...;leaf value' lines for flame graph\n"
+	"                    tools; 'dot', the path tree for Graphviz; 'html', one\n"
+	"                    self-contained interactive page; 'pprof', gzipped\n"
+	"                    profile.proto for go tool pprof and profiling backends\n"
+	"  --value V         folded only: 'count' (leaf returns, the default), 'time'\n"
+	"                    (total time of the path, ns) or 'leaf' (time of its leaf\n"
+	"                    segment, ns)\n"
+	"  -o, --output FILE write to FILE instead of standard output\n"
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 unreadable or invalid FILE or failed write,\n"
+	"2 bad command line. See docs/cli.md for the JSON schema and\n"
+	"docs/reports.md for folded, dot, html and pprof.\n";
 
 enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE };
 
@@ -125,8 +122,7 @@ int cmd_report(int argc, char **argv)
 			outpath = optarg;
 			break;
 		case 'h':
-			help();
-			return cli_output_close(stdout, NULL);
+			return cli_help(help_text);
 		default:
 			return cli_bad_option("report", c, argv);
 		}
@@ -149,11 +145,8 @@ int cmd_report(int argc, char **argv)
 
 	const char *path = argv[optind];
 	pp_profile_t p;
-	char err[512];
-	if (pp__profile_read(&p, path, err, sizeof err) < 0) {
-		cli_error("%s", err);
+	if (cli_read_profile(&p, path) != CLI_OK)
 		return CLI_FAIL;
-	}
 
 	/* Opened only now, so that a bad FILE does not truncate the output. */
 	int rc = CLI_FAIL;

@@ -14,28 +14,25 @@
 #include "cli.h"
 #include "report.h"
 
-static void help(void)
-{
-	fputs("usage: pathprof run [options] [--] PROGRAM [ARGS...]\n"
-	      "\n"
-	      "Run PROGRAM (built with a pathprof injector: see docs/getting-started-*.md),\n"
-	      "then print the profile it wrote at exit. The exit status is PROGRAM's.\n"
-	      "\n"
-	      "options:\n"
-	      "  --out FILE        where the program writes its profile (PATHPROF_OUT;\n"
-	      "                    default: $PATHPROF_OUT, else PROGRAM.pathprof here);\n"
-	      "                    kept after the run for 'pathprof report'\n"
-	      "  --timing MODE     'on' (default), 'off' or 'sample:N' (PATHPROF_TIMING)\n"
-	      "  --xray PATTERN    XRay builds: arm 'all' or the functions matching the\n"
-	      "                    glob PATTERN before main (PATHPROF_XRAY; default: all)\n"
-	      "  --top N           paths shown in the text report (default 20; 0: all)\n"
-	      "  --format FMT      report format, as 'pathprof report --format'\n"
-	      "  -h, --help        show this help\n"
-	      "\n"
-	      "Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
-	      "not be started; 2 for a bad command line.\n",
-	      stdout);
-}
+static const char help_text[] =
+	"usage: pathprof run [options] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM (built with a pathprof injector: see docs/getting-started-*.md),\n"
+	"then print the profile it wrote at exit. The exit status is PROGRAM's.\n"
+	"\n"
+	"options:\n"
+	"  --out FILE        where the program writes its profile (PATHPROF_OUT;\n"
+	"                    default: $PATHPROF_OUT, else PROGRAM.pathprof here);\n"
+	"                    kept after the run for 'pathprof report'\n"
+	"  --timing MODE     'on' (default), 'off' or 'sample:N' (PATHPROF_TIMING)\n"
+	"  --xray PATTERN    XRay builds: arm 'all' or the functions matching the\n"
+	"                    glob PATTERN before main (PATHPROF_XRAY; default: all)\n"
+	"  --top N           paths shown in the text report (default 20; 0: all)\n"
+	"  --format FMT      report format, as 'pathprof report --format'\n"
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
+	"not be started; 2 for a bad command line.\n";
 
 enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT };
 
@@ -203,8 +200,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		}
 		case 'h':
-			help();
-			return cli_output_close(stdout, NULL);
+			return cli_help(help_text);
 		default:
 			return cli_bad_option("run", c, argv);
 		}

@@ -52,42 +52,39 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-static void help(void)
-{
-	fputs("usage: pathprof top [options] NAME|PID\n"
-	      "\n"
-	      "Live view of a program that exports its profile to shared memory\n"
-	      "(run it with PATHPROF_SHM=NAME, or call pp_shm_export()). NAME is that\n"
-	      "name; a PID finds the process's segment in /dev/shm. Every refresh shows\n"
-	      "events/s, path records/s, drops, threads, then the top paths with their\n"
-	      "rate, count and change since the last refresh and, when timed, each\n"
-	      "segment's p50 and p99 with their change. The first refresh's rates are\n"
-	      "averages since the program started. The segment is only read, never\n"
-	      "written; the segment of a process that has died (or exited with\n"
-	      "PATHPROF_SHM_KEEP=1) still reads.\n"
-	      "\n"
-	      "options:\n"
-	      "  -i, --interval SEC  refresh period in seconds, e.g. 0.5 (default 1)\n"
-	      "  --top N             paths shown; 0 shows all (default 20 for text, all\n"
-	      "                      for json)\n"
-	      "  --sort KEY          'rate' (leaf returns per second, the default), 'time'\n"
-	      "                      (time spent in the last interval) or 'count' (total)\n"
-	      "  --once              print one snapshot and exit (same as -n 1)\n"
-	      "  -n, --iterations N  exit after N refreshes (default: until 'q' or a signal)\n"
-	      "  --format FMT        'text' (default) or 'json': one JSON object per refresh,\n"
-	      "                      one per line (schema in docs/live.md)\n"
-	      "  -h, --help          show this help\n"
-	      "\n"
-	      "keys (when standard input and output are a terminal):\n"
-	      "  r / t / c   sort by rate / time / count\n"
-	      "  + / -       show one path more / fewer\n"
-	      "  f or space  freeze / resume the display\n"
-	      "  q           quit\n"
-	      "\n"
-	      "Exit status: 0 success, 1 no such segment, a damaged segment or failed\n"
-	      "write, 2 bad command line.\n",
-	      stdout);
-}
+static const char help_text[] =
+	"usage: pathprof top [options] NAME|PID\n"
+	"\n"
+	"Live view of a program that exports its profile to shared memory\n"
+	"(run it with PATHPROF_SHM=NAME, or call pp_shm_export()). NAME is that\n"
+	"name; a PID finds the process's segment in /dev/shm. Every refresh shows\n"
+	"events/s, path records/s, drops, threads, then the top paths with their\n"
+	"rate, count and change since the last refresh and, when timed, each\n"
+	"segment's p50 and p99 with their change. The first refresh's rates are\n"
+	"averages since the program started. The segment is only read, never\n"
+	"written; the segment of a process that has died (or exited with\n"
+	"PATHPROF_SHM_KEEP=1) still reads.\n"
+	"\n"
+	"options:\n"
+	"  -i, --interval SEC  refresh period in seconds, e.g. 0.5 (default 1)\n"
+	"  --top N             paths shown; 0 shows all (default 20 for text, all\n"
+	"                      for json)\n"
+	"  --sort KEY          'rate' (leaf returns per second, the default), 'time'\n"
+	"                      (time spent in the last interval) or 'count' (total)\n"
+	"  --once              print one snapshot and exit (same as -n 1)\n"
+	"  -n, --iterations N  exit after N refreshes (default: until 'q' or a signal)\n"
+	"  --format FMT        'text' (default) or 'json': one JSON object per refresh,\n"
+	"                      one per line (schema in docs/live.md)\n"
+	"  -h, --help          show this help\n"
+	"\n"
+	"keys (when standard input and output are a terminal):\n"
+	"  r / t / c   sort by rate / time / count\n"
+	"  + / -       show one path more / fewer\n"
+	"  f or space  freeze / resume the display\n"
+	"  q           quit\n"
+	"\n"
+	"Exit status: 0 success, 1 no such segment, a damaged segment or failed\n"
+	"write, 2 bad command line.\n";
 
 /* Seconds as a decimal: digits with an optional fraction. */
 static int parse_seconds(const char *s, double *out)
@@ -517,8 +514,7 @@ int cmd_top(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			help();
-			return cli_output_close(stdout, NULL);
+			return cli_help(help_text);
 		default:
 			return cli_bad_option("top", c, argv);
 		}
