@@ -102,8 +102,9 @@ inc="-I$root/runtime/include -I$root/frontends/raii -I$root/frontends/plugin"
 libs="$rt_a -ldw -lelf -lpthread -ldl -lm"
 warn="$opt -g -Wall -Wextra -Werror"
 
-# fe_flags BUILD MACRO_PREFIX: compile flags, link flags and compiler of one
-# build (into cflags, lflags, ccomp, cxxcomp). See docs/verify.md for why.
+# fe_flags BUILD: compile flags, link flags and compiler of one build (into
+# cflags, lflags, ccomp, cxxcomp); both workloads read the FEED_* switches of
+# examples/feed/gate.h. See docs/verify.md for why.
 fe_flags()
 {
 	case $1 in
@@ -112,20 +113,20 @@ fe_flags()
 	esac
 	case $1 in
 	*-raii)
-		cflags="-D$2_RAII"
+		cflags="-DFEED_RAII"
 		lflags=
 		;;
 	*-cyg)
-		cflags="-D$2_PATHPROF -finstrument-functions"
+		cflags="-DFEED_PATHPROF -finstrument-functions"
 		lflags="-Wl,--whole-archive $cyg_a -Wl,--no-whole-archive"
 		;;
 	*-xray)
-		cflags="-D$2_PATHPROF -fxray-instrument -fxray-instruction-threshold=1"
+		cflags="-DFEED_PATHPROF -fxray-instrument -fxray-instruction-threshold=1"
 		lflags="-Wl,--whole-archive $xray_a -Wl,--no-whole-archive"
 		;;
 	*-plugin)
 		ccomp=$pclang cxxcomp=$pclangxx
-		cflags="-D$2_PATHPROF -fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all"
+		cflags="-DFEED_PATHPROF -fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all"
 		lflags=$shim_a
 		;;
 	esac
@@ -134,7 +135,7 @@ fe_flags()
 # build_feed BUILD DIR: the example's own sources, unchanged.
 build_feed()
 {
-	fe_flags "$1" FEED
+	fe_flags "$1"
 	# shellcheck disable=SC2086
 	"$ccomp" -std=gnu11 $warn $cflags $inc "$root"/examples/feed/*.c -o "$2/prog" \
 		$lflags $libs
@@ -144,7 +145,7 @@ build_feed()
 # except for xray, where LLVM 14 patches only the executable's sleds.
 build_wl()
 {
-	fe_flags "$1" WL
+	fe_flags "$1"
 	w=$root/verify/workload
 	# shellcheck disable=SC2086
 	case $1 in

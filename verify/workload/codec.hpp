@@ -4,7 +4,7 @@
 #ifndef WL_CODEC_HPP
 #define WL_CODEC_HPP
 
-#include "gate.hpp"
+#include "../../examples/feed/gate.h"
 
 namespace wl {
 
