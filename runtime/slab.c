@@ -288,9 +288,9 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	if (s) {
 		s->live = 1;
 		s->uses++;
-		threads_seen++;
+		__atomic_add_fetch(&threads_seen, 1, __ATOMIC_RELAXED);
 		if (pp__arena.hdr)
-			__atomic_store_n(&pp__arena.hdr->threads, threads_seen, __ATOMIC_RELAXED);
+			__atomic_store_n(&pp__arena.hdr->threads, pp__threads_seen(), __ATOMIC_RELAXED);
 		/* Read without the lock by the dump and the live naming thread. */
 		int seen = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 		if (seen == PP_FE_NONE)
@@ -340,12 +340,11 @@ pp__slab_t *pp__slab_first(void)
 	return __atomic_load_n(&all_slabs, __ATOMIC_ACQUIRE);
 }
 
+/* Lock-free: the live naming thread calls this while holding its own lock,
+ * and registration takes that lock under slab_lock (lock order). */
 uint64_t pp__threads_seen(void)
 {
-	pthread_mutex_lock(&slab_lock);
-	uint64_t n = threads_seen;
-	pthread_mutex_unlock(&slab_lock);
-	return n;
+	return __atomic_load_n(&threads_seen, __ATOMIC_RELAXED);
 }
 
 static void seg_zero(pp__segrt_t *g)
@@ -371,9 +370,10 @@ void pp__slab_reset_all(void)
 		s->drops_table = s->drops_depth = s->drops_time = s->unmatched = 0;
 	}
 	pthread_mutex_lock(&slab_lock);
-	threads_seen = 0;
+	uint64_t live = 0;
 	for (pp__slab_t *s = all_slabs; s; s = s->next_all)
-		threads_seen += s->live;
+		live += s->live;
+	__atomic_store_n(&threads_seen, live, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&slab_lock);
 	pp__g.skipped = 0;
 	/* Counts went down: a live reader must not take the drop for a rate. */
@@ -397,7 +397,7 @@ static void fresh_arena_after_fork(void)
 	pp__arena.hdr = NULL;
 	pp__shm_after_fork();
 	all_slabs = free_slabs = NULL;
-	threads_seen = 0;
+	__atomic_store_n(&threads_seen, 0, __ATOMIC_RELAXED);
 	char *p = map_anon(pp__arena.size);
 	pp__arena.base = p;
 	pp__arena.used = p ? PP__ARENA_HDR_BYTES : pp__arena.size;
@@ -418,7 +418,7 @@ static void fresh_arena_after_fork(void)
 	memcpy(s->frames, fork_frames, nframes * sizeof *fork_frames);
 	s->live = 1;
 	s->uses = 1;
-	threads_seen = 1;
+	__atomic_store_n(&threads_seen, 1, __ATOMIC_RELAXED);
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;

@@ -154,7 +154,7 @@ int main(void)
 	pp__shm_close(&v2);
 	pp__shm_close(&v);
 
-	img_used = pp__arena.hdr->used;
+	img_used = __atomic_load_n(&pp__arena.hdr->used, __ATOMIC_ACQUIRE);
 	img_size = pp__arena.size;
 	img = malloc(img_used);
 	CHECK(img);
