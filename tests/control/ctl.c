@@ -1,5 +1,5 @@
-/* Control flow that escapes gates, and overload, through raii (FE_RAII) or
- * cyg (-finstrument-functions) with GCC and Clang at -O0 and -O2. Each mode
+/* Control flow that escapes gates, and overload, through raii or cyg (gated
+ * with examples/feed/gate.h) with GCC and Clang at -O0 and -O2. Each mode
  * prints the listing it expects (count|path) and '#name value' lines for the
  * profile's counters; run.sh compares them with the written profile. */
 #define _GNU_SOURCE
@@ -12,12 +12,7 @@
 #include <sys/time.h>
 #include <pathprof/pathprof.h>
 
-#ifdef FE_RAII
-#include <pathprof/raii.h>
-#define GATE() PP_GATE_FN()
-#else
-#define GATE() ((void)0)
-#endif
+#include "../../examples/feed/gate.h"
 #define NOINL __attribute__((noinline))
 #define N 1000
 

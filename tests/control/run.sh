@@ -8,16 +8,8 @@ cc=$1 fe=$2 opt=$3 mode=$4 build=$5 root=$6 pathprof=$7
 shift 7
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-ctl.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-inc="-I$root/runtime/include -I$root/frontends/raii -I$root/frontends/plugin"
-case $fe in
-raii) flags="-DFE_RAII" libs="" ;;
-cyg) flags="-finstrument-functions" libs="$build/frontends/cyg/libpathprof-cyg.a" ;;
-*) echo "run.sh: unknown front-end $fe" >&2; exit 1 ;;
-esac
-# shellcheck disable=SC2086
-"$cc" -std=gnu11 -g $opt -Wall -Wextra -Werror $flags $inc "$root/tests/control/ctl.c" -o "$work/prog" \
-	-Wl,--whole-archive $libs -Wl,--no-whole-archive \
-	"$build/runtime/libpathprof.a" -ldw -lelf -lpthread -ldl -lm
+. "$root/tests/common/fe_build.sh"
+fe_build "$cc" "$fe" "$opt" "$root/tests/control/ctl.c" "$work/prog"
 env PATHPROF_OUT="$work/out.pathprof" "$@" "$work/prog" "$mode" >"$work/expect.all"
 grep -v '^#' "$work/expect.all" | sort >"$work/expect" || true
 "$pathprof" report --format paths "$work/out.pathprof" | sort >"$work/got"

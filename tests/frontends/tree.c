@@ -1,16 +1,11 @@
-/* One call tree gated through raii (FE_RAII) or cyg (-finstrument-functions):
+/* One call tree gated through raii or cyg (examples/feed/gate.h decides):
  * the canonical listing must be the same for both, with GCC and Clang, at -O0
  * and -O2 (tree.expected). Exercises several returns, recursion, loops with
  * break, a static function, and helpers that must stay ungated. */
 #include <stdio.h>
 #include <pathprof/pathprof.h>
 
-#ifdef FE_RAII
-#include <pathprof/raii.h>
-#define GATE() PP_GATE_FN()
-#else
-#define GATE() ((void)0)
-#endif
+#include "../../examples/feed/gate.h"
 
 #define NOINL __attribute__((noinline))
 
