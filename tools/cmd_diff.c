@@ -530,6 +530,13 @@ static void json_num(FILE *f, double v, int decimals)
 		fprintf(f, "%.*f", decimals, v);
 }
 
+/* sep, then "key": v */
+static void json_field(FILE *f, const char *sep, const char *key, double v, int decimals)
+{
+	fprintf(f, "%s\"%s\": ", sep, key);
+	json_num(f, v, decimals);
+}
+
 static void json_side(FILE *f, const side_t *s)
 {
 	fputs("{\"runs\": [", f);
@@ -565,32 +572,23 @@ static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 			fputs(j ? ", " : "", f);
 			pp__report_json_str(f, p->names[q->names[j]].name);
 		}
-		fprintf(f, "], \"verdict\": \"%s\",\n     \"count_a\": ", r->verdict);
-		json_num(f, r->s[0].count, 1);
-		fputs(", \"count_b\": ", f);
-		json_num(f, r->s[1].count, 1);
-		fputs(", \"count_change\": ", f);
-		json_num(f, r->s[1].count - r->s[0].count, 1);
-		fputs(", \"mean_ns_a\": ", f);
-		json_num(f, r->s[0].mean, 1);
-		fputs(", \"mean_ns_b\": ", f);
-		json_num(f, r->s[1].mean, 1);
-		fputs(", \"change_ns\": ", f);
-		json_num(f, r->change, 1);
-		fputs(", \"change_pct\": ", f);
-		json_num(f, r->change_pct, 2);
+		fprintf(f, "], \"verdict\": \"%s\"", r->verdict);
+		json_field(f, ",\n     ", "count_a", r->s[0].count, 1);
+		json_field(f, ", ", "count_b", r->s[1].count, 1);
+		json_field(f, ", ", "count_change", r->s[1].count - r->s[0].count, 1);
+		json_field(f, ", ", "mean_ns_a", r->s[0].mean, 1);
+		json_field(f, ", ", "mean_ns_b", r->s[1].mean, 1);
+		json_field(f, ", ", "change_ns", r->change, 1);
+		json_field(f, ", ", "change_pct", r->change_pct, 2);
 		fputs(",\n     \"interval_ns\": [", f);
 		json_num(f, r->lo, 1);
 		fputs(", ", f);
 		json_num(f, r->hi, 1);
-		fputs("], \"noise_pct\": ", f);
-		json_num(f, r->noise, 2);
-		fputs(", \"impact_ns\": ", f);
-		json_num(f, r->impact, 1);
-		fputs(", \"share_a_pct\": ", f);
-		json_num(f, r->share[0], 2);
-		fputs(", \"share_b_pct\": ", f);
-		json_num(f, r->share[1], 2);
+		fputc(']', f);
+		json_field(f, ", ", "noise_pct", r->noise, 2);
+		json_field(f, ", ", "impact_ns", r->impact, 1);
+		json_field(f, ", ", "share_a_pct", r->share[0], 2);
+		json_field(f, ", ", "share_b_pct", r->share[1], 2);
 		fputs(",\n     \"segments\": [", f);
 		for (uint32_t j = 0; j < q->depth; j++) {
 			double v[4];
