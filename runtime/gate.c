@@ -62,32 +62,16 @@ void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at)
 		skip_frame(t, PP__SP_NONE);
 		return;
 	}
-	pp__push(t, t->depth, key, 1, timed, at, PP__SP_NONE, 0);
+	pp__push(t, t->depth, key, PP_FE_NONE, 1, timed, at, PP__SP_NONE, 0);
 }
 
-/* Is the top frame dead? Entering: pp__dead(). Leaving a raii scope, the
- * frame left lies exactly at sp, so anything below it is dead. cyg and
- * plugin exit hooks may run after the epilogue (GCC tail-calls them at -O2),
- * that is above the frame they leave, up to its caller's position: there the
- * frame left is the outermost one below sp, and only frames above it die. */
-static int top_dead(const pp__tls_t *t, uint32_t d, int fe, uint64_t sp, uint64_t ra,
-		    uint64_t key, int leaving)
-{
-	const pp__frame_t *f = t->stack + d - 1;
-	if (!leaving)
-		return pp__dead(f, fe, sp, ra, key);
-	if (f->ra)
-		return f->sp < sp;
-	return d > 1 && f[-1].sp < sp && !f[-1].ra;
-}
-
-/* Drop the dead frames on top, one at a time, depth first: a signal handler
- * arriving half-way then pushes above the frames still to be read. */
-static void drop_dead_frames(pp__tls_t *t, int fe, uint64_t sp, uint64_t ra, uint64_t key,
-			     int leaving)
+/* Drop the frames on top down to depth `keep`, each counted, one at a time,
+ * depth first: a signal handler arriving half-way then pushes above the
+ * frames still to be read. */
+static void drop_frames(pp__tls_t *t, uint32_t keep)
 {
 	uint32_t d;
-	while ((d = t->depth) > 0 && top_dead(t, d, fe, sp, ra, key, leaving)) {
+	while ((d = t->depth) > keep) {
 		const pp__frame_t *f = t->stack + d - 1;
 		t->depth = d - 1;
 		__asm__ volatile("" ::: "memory");
@@ -96,16 +80,21 @@ static void drop_dead_frames(pp__tls_t *t, int fe, uint64_t sp, uint64_t ra, uin
 	}
 }
 
-/* Enter on a live, untraced thread below the bound, from a gate at (sp, ra). */
+/* Enter on a live, untraced thread below the bound, from a gate at (sp, ra):
+ * first drop the dead frames on top (pp__dead). */
 static void enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
-	if (PP__RESYNC(fe) && sp != PP__SP_NONE)
-		drop_dead_frames(t, fe, sp, ra, key, 0);
+	if (PP__RESYNC(fe) && sp != PP__SP_NONE) {
+		uint32_t d = t->depth;
+		while (d > 0 && pp__dead(t->stack + d - 1, fe, sp, ra, key))
+			d--;
+		drop_frames(t, d);
+	}
 	if (t->depth >= pp__config.depth) {
 		skip_frame(t, sp);
 		return;
 	}
-	pp__push(t, t->depth, key, 0, 0, 0, sp, ra);
+	pp__push(t, t->depth, key, fe, 0, 0, 0, sp, ra);
 }
 
 void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra)
@@ -113,19 +102,29 @@ void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	enter_checked(&pp__tls, key, fe, sp, ra);
 }
 
-static void leave_checked(pp__tls_t *t, uint64_t sp)
+/* Leave the nearest open frame entered with key: the frames above it have
+ * gone without their exit (longjmp, an exception that ran no exit hook).
+ * Without one, the exit has no entry (pp_root() inside a gate, a frame
+ * already dropped): count it. Within a recursion the nearest frame of the
+ * key may be a dead instance rather than the one leaving; the entry check
+ * catches most of those (docs/control-flow.md). */
+static void leave_checked(pp__tls_t *t, uint64_t key, int checked)
 {
-	drop_dead_frames(t, PP_FE_NONE, sp, 0, 0, 1);
-	if (!t->depth) {
+	uint32_t d = t->depth;
+	if (checked)
+		while (d > 0 && t->stack[d - 1].key != key)
+			d--;
+	if (!d) {
 		slab_of(t)->unmatched++;
 		return;
 	}
-	pp__pop(t, t->depth - 1, 0, 0);
+	drop_frames(t, d);
+	pp__pop(t, d - 1, 0, 0);
 }
 
-void pp__leave_resync(uint64_t sp)
+void pp__leave_resync(uint64_t key)
 {
-	leave_checked(&pp__tls, sp);
+	leave_checked(&pp__tls, key, 1);
 }
 
 void pp__gate_leave_at(pp__tls_t *t, uint64_t at)
@@ -236,7 +235,10 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	errno = saved;
 }
 
-void pp__leave_slow(uint64_t sp)
+/* Beyond the bound, a leave belongs to a skipped frame: exits carry no
+ * position, so skipped frames left dead by a longjmp are only noticed at
+ * the next entry (drop_dead_excess). */
+void pp__leave_slow(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
 	if (t->state == ST_LIVE) {
@@ -245,12 +247,10 @@ void pp__leave_slow(uint64_t sp)
 			pp__gate_untrace(t);
 		if (t->trace) {
 			traced_leave(t);
+		} else if (t->excess) {
+			pp__gate_leave_at(t, 0);
 		} else {
-			drop_dead_excess(t, sp);
-			if (t->excess)
-				pp__gate_leave_at(t, 0);
-			else
-				leave_checked(t, sp);
+			leave_checked(t, key, PP__RESYNC(fe));
 		}
 		errno = saved;
 		return;
@@ -265,7 +265,7 @@ static pp__path_t *path_miss(pp__tls_t *t, uint32_t d)
 	uint64_t h = t->hash;
 	uint64_t mask = t->mask;
 	pp__slot_t *slot = NULL;
-	for (uint64_t i = h, n = 0; n <= mask; i++, n++) {
+	for (uint64_t i = pp__slot_index(h, mask), n = 0; n <= mask; i++, n++) {
 		pp__slot_t *c = t->table + (i & mask);
 		uint64_t ch = c->hash;
 		if (ch == h) {
@@ -444,7 +444,7 @@ void pp__leaf_miss(pp__tls_t *t, uint32_t d)
 void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now)
 {
 	uint64_t h = t->hash;
-	pp__slot_t *s = t->table + (h & t->mask);
+	pp__slot_t *s = t->table + pp__slot_index(h, t->mask);
 	pp__path_t *p;
 	if (PP_LIKELY(s->hash == h)) {
 		p = s->path;

@@ -16,7 +16,6 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	(void)fn;
 	(void)call_site;
-	pp__leave();
+	pp__leave((uint64_t)(uintptr_t)fn, PP_FE_CYG);
 }

@@ -1,5 +1,5 @@
 // Puts the gate into one function: pp_plugin_enter(key) at entry and
-// pp_plugin_leave() on every way out, so the runtime's shadow stack stays
+// pp_plugin_leave(key) on every way out, so the runtime's shadow stack stays
 // balanced whether the function returns from any of its returns or an
 // exception passes through it.
 #include "pass.h"
@@ -74,14 +74,14 @@ static bool invokable(const CallInst *ci)
 }
 
 // The landing pad every converted call unwinds to: leave, then keep unwinding.
-static BasicBlock *cleanupPad(Function &F, FunctionCallee leave, Type *lpTy)
+static BasicBlock *cleanupPad(Function &F, FunctionCallee leave, Value *key, Type *lpTy)
 {
 	LLVMContext &c = F.getContext();
 	BasicBlock *bb = BasicBlock::Create(c, "pp.unwind", &F);
 	IRBuilder<> b(bb);
 	LandingPadInst *lp = b.CreateLandingPad(lpTy, 0);
 	lp->setCleanup(true);
-	place(b.CreateCall(leave), F, DebugLoc());
+	place(b.CreateCall(leave, {key}), F, DebugLoc());
 	b.CreateResume(lp);
 	return bb;
 }
@@ -91,7 +91,9 @@ void gateFunction(Function &F)
 	Module &M = *F.getParent();
 	LLVMContext &c = M.getContext();
 	FunctionCallee enter = shimFunction(M, "pp_plugin_enter", Type::getInt64Ty(c));
-	FunctionCallee leave = shimFunction(M, "pp_plugin_leave", nullptr);
+	// The leave names the key it leaves: the runtime checks it against
+	// the top frame (docs/control-flow.md).
+	FunctionCallee leave = shimFunction(M, "pp_plugin_leave", Type::getInt64Ty(c));
 
 	std::vector<Instruction *> exits;
 	std::vector<CallInst *> throwing;
@@ -120,7 +122,8 @@ void gateFunction(Function &F)
 	DebugLoc entryLoc;
 	if (DISubprogram *sp = F.getSubprogram())
 		entryLoc = DILocation::get(c, sp->getScopeLine(), 0, sp);
-	place(b.CreateCall(enter, {b.getInt64(functionKey(F.getName()))}), F, entryLoc);
+	Value *key = b.getInt64(functionKey(F.getName()));
+	place(b.CreateCall(enter, {key}), F, entryLoc);
 
 	for (Instruction *x : exits) {
 		Instruction *before = x;
@@ -128,7 +131,7 @@ void gateFunction(Function &F)
 		if (CallInst *mt = x->getParent()->getTerminatingMustTailCall())
 			before = mt;
 		b.SetInsertPoint(before);
-		place(b.CreateCall(leave), F, x->getDebugLoc());
+		place(b.CreateCall(leave, {key}), F, x->getDebugLoc());
 	}
 
 	if (throwing.empty())
@@ -137,7 +140,7 @@ void gateFunction(Function &F)
 		F.setPersonalityFn(pickPersonality(M));
 	if (!lpTy)
 		lpTy = StructType::get(bytePtr(c), Type::getInt32Ty(c));
-	BasicBlock *pad = cleanupPad(F, leave, lpTy);
+	BasicBlock *pad = cleanupPad(F, leave, key, lpTy);
 	for (CallInst *ci : throwing)
 		changeToInvokeAndSplitBasicBlock(ci, pad);
 }

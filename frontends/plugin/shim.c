@@ -9,7 +9,7 @@ PP_EXPORT PP_NOINSTR void pp_plugin_enter(uint64_t key)
 	pp__enter(key, PP_FE_PLUGIN);
 }
 
-PP_EXPORT PP_NOINSTR void pp_plugin_leave(void)
+PP_EXPORT PP_NOINSTR void pp_plugin_leave(uint64_t key)
 {
-	pp__leave();
+	pp__leave(key, PP_FE_PLUGIN);
 }

@@ -108,7 +108,7 @@ PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
 
 PP_INLINE void pop(xstack_t *x)
 {
-	pp__leave();
+	pp__leave((uint64_t)x->f[x->n - 1].fid, PP_FE_XRAY);
 	x->n--;
 }
 
@@ -209,7 +209,7 @@ static PP_NOINSTR void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	if (x->excess) {
 		x->excess--;
-		pp__leave();
+		pp__leave((uint64_t)fid, PP_FE_XRAY);
 		return;
 	}
 	uint32_t i = find_open(x, fid, slot);
@@ -225,7 +225,7 @@ static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	if (x->excess) {
 		x->excess--;
-		pp__leave();
+		pp__leave((uint64_t)fid, PP_FE_XRAY);
 		return;
 	}
 	uint32_t i = find_open(x, fid, slot);

@@ -18,7 +18,7 @@ PP_EXTERN_C_BEGIN
 
 /* Called by the code the pass inserts; not meant to be called by hand. */
 PP_EXPORT void pp_plugin_enter(uint64_t key) PP_NOINSTR;
-PP_EXPORT void pp_plugin_leave(void) PP_NOINSTR;
+PP_EXPORT void pp_plugin_leave(uint64_t key) PP_NOINSTR; /* key: as entered */
 
 PP_EXTERN_C_END
 

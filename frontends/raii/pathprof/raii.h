@@ -12,10 +12,10 @@
 
 PP_EXTERN_C_BEGIN
 
-PP_INLINE void pp__raii_leave(const pp_site_t **unused)
+/* The cleanup variable holds the site: the key the leave checks. */
+PP_INLINE void pp__raii_leave(const pp_site_t **site)
 {
-	(void)unused;
-	pp__leave();
+	pp__leave((uint64_t)(uintptr_t)*site, PP_FE_RAII);
 }
 
 PP_INLINE const pp_site_t *pp__raii_enter(const pp_site_t *site)

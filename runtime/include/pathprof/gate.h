@@ -22,21 +22,27 @@ enum pp_frontend {
 	PP_FE_COUNT
 };
 
-/* Running-hash value of "no frame open": every event's root is entered with it. */
-#define PP__SEED 0x6a09e667f3bcc908ull
+/* Running-hash value of "no frame open": every event's root is entered with
+ * it. Zero, so the push's event check is a test rather than a 64-bit
+ * constant; no path hashes to it (a path has at least one frame mixed in,
+ * and a hash of 0 is never recorded). */
+#define PP__SEED 0ull
 
 /* Timing modes (run time). */
 enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2 };
 
+/* What a leave reads (hash_before, key, child) comes first, next to the
+ * position the next entry compares. */
 typedef struct pp__frame {
 	uint64_t hash_before; /* running hash of the parent: restored on leave */
-	uint64_t key;
-	uint64_t t;     /* entry timestamp in ticks, when the event is timed */
+	uint64_t key;   /* a checked leave must name it (pp__leave) */
 	uint64_t child; /* non-zero once a gated child was entered */
-	uint64_t sp;    /* frame address of the gate's host; deeper calls lie lower
-			 * (PP__SP_NONE: not checked) */
-	uint64_t ra;    /* the host's return address (raii: tells a nested scope
-			 * from a new activation at the same address) */
+	uint64_t sp;    /* position of the gate's host (PP__POS); deeper calls lie
+			 * lower (PP__SP_NONE: not checked) */
+	uint64_t t;     /* entry timestamp in ticks, when the event is timed */
+	uint64_t ra;    /* raii only: the host's return address (tells a nested
+			 * scope from a new activation at the same address) */
+	uint64_t pad[2]; /* 64 bytes: a frame's index is one shift */
 } pp__frame_t;
 
 /* Frames pushed without a stack position (replay, recording, XRay) carry
@@ -96,13 +102,15 @@ struct pp__slab {
 };
 
 PP_EXPORT void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
-PP_EXPORT void pp__leave_slow(uint64_t sp) PP_COLD;
-/* Resync (docs/control-flow.md): the top frame lies deeper than the gate
- * being entered or left, so it is dead (longjmp, an exception that ran no
- * exit hook): drop every such frame, counting each in `unmatched`, then
- * enter or leave. */
+PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_COLD;
+/* Resync (docs/control-flow.md). Entering: the top frame lies at or below
+ * the new gate's host, so it may be dead (longjmp, an exception that ran no
+ * exit hook): drop the frames that are, counting each in `unmatched`, then
+ * enter. Leaving: the top frame is not the gate being left: drop the frames
+ * above the nearest one that is (each counted), then leave it; with no such
+ * frame, count the exit as unmatched. */
 PP_EXPORT void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
-PP_EXPORT void pp__leave_resync(uint64_t sp) PP_COLD;
+PP_EXPORT void pp__leave_resync(uint64_t key) PP_COLD;
 /* The rest of a leaf's exit, out of line: a path not found at its first
  * probe (first sight, collision), or any leaf of a timed event (now = the
  * exit timestamp). Both finish the pop (restore hash and depth). */
@@ -115,27 +123,74 @@ PP_EXPORT void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now) PP_NOINSTR
 #define PP__TIMING 1
 #endif
 
-/* Which front-ends resync by stack position: those whose gate runs in a
- * frame tied to the gated function (the function itself for raii, a hook it
- * calls for cyg and plugin). XRay's handlers sit behind trampolines of
- * different sizes at entry and exit and keep their own shadow stack. */
+/* Which front-ends resync: those whose gate runs in a frame tied to the
+ * gated function (the function itself for raii, a hook it calls for cyg and
+ * plugin) and whose exit knows the key it leaves. XRay's handlers sit behind
+ * trampolines of different sizes at entry and exit and keep their own shadow
+ * stack; its leaves are unchecked. */
 #ifdef PP_NO_RESYNC
 #define PP__RESYNC(fe) 0
 #else
 #define PP__RESYNC(fe) ((fe) == PP_FE_RAII || (fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN)
 #endif
-#define PP__HERE() ((uint64_t)(uintptr_t)__builtin_frame_address(0))
+
+/* The position of the gate's host, compared at entry only. raii: the frame
+ * address of the gated function, the same for every function called from
+ * the same place whatever its frame size (the return address then tells
+ * them apart). cyg and plugin: the hook's stack pointer, one instruction
+ * where the frame address would make the hook set up a frame pointer; every
+ * entry runs the same hook, so positions differ from the frame address by a
+ * constant and compare the same way. */
+#if defined(__x86_64__)
+#define PP__SP_NOW()                                    \
+	__extension__({                                  \
+		uint64_t pp__v;                          \
+		__asm__("mov %%rsp, %0" : "=r"(pp__v));  \
+		pp__v;                                   \
+	})
+#elif defined(__aarch64__)
+#define PP__SP_NOW()                                    \
+	__extension__({                                  \
+		uint64_t pp__v;                          \
+		__asm__("mov %0, sp" : "=r"(pp__v));     \
+		pp__v;                                   \
+	})
+#else
+#define PP__SP_NOW() ((uint64_t)(uintptr_t)__builtin_frame_address(0))
+#endif
+/* GCC derives the canonical frame address from the stack pointer, where the
+ * frame address would make every gated function keep a frame pointer; on
+ * x86-64 the two differ by 16, so GCC- and Clang-built code agree. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PP__FRAME_NOW() ((uint64_t)(uintptr_t)__builtin_dwarf_cfa() - 16)
+#else
+#define PP__FRAME_NOW() ((uint64_t)(uintptr_t)__builtin_frame_address(0))
+#endif
+#define PP__POS(fe) \
+	(!PP__RESYNC(fe) ? PP__SP_NONE : (fe) == PP_FE_RAII ? PP__FRAME_NOW() : PP__SP_NOW())
+#define PP__RA(fe) \
+	((fe) == PP_FE_RAII && PP__RESYNC(fe) ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
 
 /* Is the open frame f dead, seen from a gate entered at (sp, ra, key)? A
  * frame deeper than the gate's host is dead (its function has gone). At the
- * same address it is an enclosing gate of the same call (a raii outer scope,
+ * same position it is an enclosing gate of the same call (a raii outer scope,
  * a cyg or plugin gate of a function inlined into its caller) unless it is
- * this very gate again, or (raii) it came from another call. */
+ * this very gate again, or (raii) it came from another call. The inline
+ * entry only tests f->sp > sp; the rest runs out of line. */
 PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, uint64_t key)
 {
 	if (PP_LIKELY(f->sp > sp))
 		return 0;
 	return f->sp < sp || f->key == key || (fe == PP_FE_RAII && f->ra != ra);
+}
+
+/* The path table slot a running hash starts probing at. The mix only
+ * carries bits upward, so the low bits of the hash barely change with keys
+ * that are aligned addresses (cyg, raii): index by bits 32 and up, which
+ * every key bit below them reaches (tables hold at most 2^27 slots). */
+PP_INLINE uint64_t pp__slot_index(uint64_t h, uint64_t mask)
+{
+	return (h >> 32) & mask;
 }
 
 /* Plain timestamp counter read, no fence: ordering against neighbouring loads
@@ -176,13 +231,14 @@ PP_INLINE uint32_t pp__event_timed(pp__tls_t *t)
 	return 1;
 }
 
-/* Push a frame at depth d (< the bound). given = 0 reads the clock and takes
- * the sampling decision here; given = 1 takes both from the caller (timed, at),
- * which is how the trace recorder and replay feed recorded timestamps through
- * this same code. given is a constant at every call, so the hot path compiles
- * as if the parameters did not exist. */
-PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int given, uint32_t timed,
-			uint64_t at, uint64_t sp, uint64_t ra)
+/* Push a frame at depth d (< the bound); only raii frames keep ra. given = 0
+ * reads the clock and takes the sampling decision here; given = 1 takes both
+ * from the caller (timed, at), which is how the trace recorder and replay
+ * feed recorded timestamps through this same code. fe and given are
+ * constants at every inline call, so the hot path compiles as if the unused
+ * parameters did not exist. */
+PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int fe, int given,
+			uint32_t timed, uint64_t at, uint64_t sp, uint64_t ra)
 {
 	uint64_t hb = t->hash;
 	pp__frame_t *f = t->stack + d;
@@ -195,7 +251,8 @@ PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int given, uint3
 	f->key = key;
 	f->child = 0;
 	f->sp = sp;
-	f->ra = ra;
+	if (fe == PP_FE_RAII)
+		f->ra = ra;
 	f[-1].child = 1;
 	t->hash = pp__mix(hb, key);
 	/* An event starts when a frame is entered with the seed hash: count it
@@ -221,7 +278,7 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t d, int given, uint64_t at)
 			return;
 		}
 		uint64_t h = t->hash;
-		pp__slot_t *s = t->table + (h & t->mask);
+		pp__slot_t *s = t->table + pp__slot_index(h, t->mask);
 		if (PP_UNLIKELY(s->hash != h)) {
 			pp__leaf_miss(t, d);
 			return;
@@ -232,45 +289,47 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t d, int given, uint64_t at)
 	t->depth = d;
 }
 
-/* Enter a gate. ~16 instructions when timing is off: load depth, compare,
- * four stores into the frame, mix (two multiplies), store, event check. The compare is also the switch to
- * every rare case, trace recording included, so recording costs nothing here
- * when it is off. */
+/* Enter a gate. ~20 instructions when timing is off: load depth, compare,
+ * the resync compare, five stores into the frames, mix (two multiplies),
+ * store, event and timing checks. The first compare is also the switch to
+ * every rare case, trace recording included, so recording costs nothing
+ * here when it is off. */
 PP_INLINE void pp__enter(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t d = t->depth;
-	uint64_t sp = PP__RESYNC(fe) ? PP__HERE() : PP__SP_NONE;
-	uint64_t ra = fe == PP_FE_RAII ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0;
+	uint64_t sp = PP__POS(fe);
 	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__enter_slow(key, fe, sp, ra);
+		pp__enter_slow(key, fe, sp, PP__RA(fe));
 		return;
 	}
-	/* Resync check, ~4 instructions: the top frame (the sentinel's address
-	 * is above every stack) must lie above this gate's host. */
-	if (PP__RESYNC(fe) && PP_UNLIKELY(pp__dead(t->stack + d - 1, fe, sp, ra, key))) {
-		pp__enter_resync(key, fe, sp, ra);
+	/* Resync check, one load and compare on the line the push writes: the
+	 * top frame (the sentinel's position is above every stack) must lie
+	 * above this gate's host; the rest of pp__dead() is out of line. */
+	if (PP__RESYNC(fe) && PP_UNLIKELY((t->stack + d)[-1].sp <= sp)) {
+		pp__enter_resync(key, fe, sp, PP__RA(fe));
 		return;
 	}
-	pp__push(t, d, key, 0, 0, 0, sp, ra);
+	pp__push(t, d, key, fe, 0, 0, 0, sp, PP__RA(fe));
 }
 
-/* Leave a gate. A frame that entered no gated child ends a root->leaf path:
- * its count is bumped through a one-probe table lookup; first sight and
- * collisions go out of line. */
-PP_INLINE void pp__leave(void)
+/* Leave the gate entered with `key` (fe as at entry). A frame that entered no
+ * gated child ends a root->leaf path: its count is bumped through a one-probe
+ * table lookup; first sight and collisions go out of line. The resync check
+ * is one compare of the top frame's key, on the line the pop reads: a
+ * mismatch means frames above the one left are dead (or the exit is
+ * unmatched), sorted out of line. XRay leaves unchecked (its shim matches
+ * exits itself). */
+PP_INLINE void pp__leave(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t d = t->depth - 1;
-	uint64_t sp = PP__HERE();
 	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__leave_slow(sp);
+		pp__leave_slow(key, fe);
 		return;
 	}
-	/* A top frame deeper than the gate being left is dead. Frames pushed
-	 * without a position (PP__SP_NONE) never are. */
-	if (PP_UNLIKELY(t->stack[d].sp < sp)) {
-		pp__leave_resync(sp);
+	if (PP__RESYNC(fe) && PP_UNLIKELY(t->stack[d].key != key)) {
+		pp__leave_resync(key);
 		return;
 	}
 	pp__pop(t, d, 0, 0);
