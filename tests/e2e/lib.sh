@@ -4,6 +4,7 @@
 # front-end with the flags of docs/e2e-sqlite.md. Sourced, not run.
 # Needs: build (a built pathprof Meson build dir), root (the source tree),
 # E2E_CLANG, E2E_PLUGIN_CLANG, E2E_GCC (defaults clang, clang, gcc).
+# shellcheck shell=sh disable=SC2034,SC2154
 
 # The pinned package and the sha256 of its tarball: a different file is refused.
 sqlite_pkg=better-sqlite3@12.10.1
@@ -52,7 +53,7 @@ fetch_sqlite()
 		return 1
 	fi
 	if [ ! -f "$cache/$sqlite_tgz" ]; then
-		if ! (cd "$cache" && npm_config_cache="$cache/npm" npm pack --silent \
+		if ! (cd "$cache" && npm_config_cache="$cache/npm" npm pack --loglevel=error \
 			"$sqlite_pkg" >npm.log 2>&1); then
 			echo "e2e: cannot fetch SQLite: 'npm pack $sqlite_pkg' failed:" >&2
 			tail -n 5 "$cache/npm.log" >&2
@@ -108,13 +109,13 @@ build_one()
 {
 	fe_flags "$1" || return 1
 	d=$2
-	mkdir -p "$d" || return 1
-	# The object depends on the flags, the compiler and, for the plugin build,
-	# the pass itself.
+	mkdir -p "$d" && rm -f "$d/driver" || return 1
+	# The object depends on the flags, the compiler (by version, not by the
+	# path it was reached through) and, for the plugin build, the pass itself.
 	pass=
 	case $fflags in *pass-plugin*) pass=$(cksum <"$plugin") ;; esac
 	# shellcheck disable=SC2086
-	stamp=$(printf '%s\n' "$cc" "$("$cc" --version | head -n 1)" "$pass" $opt $base_flags \
+	stamp=$(printf '%s\n' "$("$cc" --version | head -n 1)" "$pass" $opt $base_flags \
 		$sqlite_defs $fflags | cksum | cut -d' ' -f1)
 	if [ ! -f "$d/sqlite3.o" ] || [ "$(cat "$d/stamp" 2>/dev/null)" != "$stamp" ]; then
 		rm -f "$d/sqlite3.o" "$d/stamp"
@@ -125,7 +126,8 @@ build_one()
 	fi
 	# shellcheck disable=SC2086
 	"$cc" $opt $base_flags $sqlite_defs $fflags -Wall -Wextra -Werror \
-		-I"$cache" -c "$root/tests/e2e/driver.c" -o "$d/driver.o" >>"$d/build.log" 2>&1 &&
+		-I"$cache" -c "$root/tests/e2e/driver.c" -o "$d/driver.o" >>"$d/build.log" 2>&1 ||
+		return 1
 	# shellcheck disable=SC2086
 	"$cc" "$d/driver.o" "$d/sqlite3.o" -o "$d/driver" $lflags >>"$d/build.log" 2>&1
 }

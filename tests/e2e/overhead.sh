@@ -12,7 +12,7 @@ LC_ALL=C
 export LC_ALL
 
 usage() { echo "usage: overhead.sh BUILD_DIR [--reps N] [--rows N] [--json FILE]" >&2; exit 2; }
-[ $# -ge 1 ] && [ -d "$1" ] || usage
+if [ $# -lt 1 ] || [ ! -d "$1" ]; then usage; fi
 build=$(cd "$1" && pwd)
 shift
 reps=5 rows=200000 json=
@@ -27,13 +27,23 @@ done
 case $reps$rows in *[!0-9]*) usage ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 python=${E2E_PYTHON:-python3}
+# shellcheck source=tests/e2e/lib.sh
 . "$root/tests/e2e/lib.sh"
 fetch_sqlite || exit 1
 
 work=$build/tests/e2e/work
+# two compiles at a time
+# shellcheck disable=SC2086
+set -- $base_builds $e2e_builds
+while [ $# -gt 0 ]; do
+	echo "overhead: building $1 ${2:-}" >&2
+	build_one "$1" "$work/$1" >/dev/null 2>&1 &
+	[ $# -gt 1 ] && build_one "$2" "$work/$2" >/dev/null 2>&1 &
+	wait
+	shift; [ $# -gt 0 ] && shift
+done
 for b in $base_builds $e2e_builds; do
-	echo "overhead: building $b" >&2
-	build_one "$b" "$work/$b" || { echo "overhead: $b failed to build, see $work/$b/build.log" >&2; exit 1; }
+	[ -x "$work/$b/driver" ] || { echo "overhead: $b failed to build, see $work/$b/build.log" >&2; exit 1; }
 done
 
 # Rows: "id build timing" (timing '-' for baselines; xray 'unarmed' runs the
@@ -56,9 +66,10 @@ while [ "$r" -le "$reps" ]; do
 	i=0
 	while [ "$i" -lt "$nrows" ]; do
 		n=$(( (i + r - 1) % nrows + 1 ))
+		# shellcheck disable=SC2046
 		set -- $(sed -n "${n}p" "$rowlist")
 		id=$1 b=$2 t=$3
-		arm= timing=off
+		arm='' timing=off
 		case $t in
 		-|unarmed) ;;
 		*) timing=$t; [ "$b" = clang-xray ] && arm=all ;;

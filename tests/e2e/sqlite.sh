@@ -18,8 +18,9 @@ build=$(cd "$1" && pwd)
 rows=${2:-200000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 python=${E2E_PYTHON:-python3}
+# shellcheck source=tests/e2e/lib.sh
 . "$root/tests/e2e/lib.sh"
-ref=clang-cyg
+ref="clang-cyg"
 
 missing=
 for f in "$cli" "$rt_a" "$cyg_a" "$xray_a" "$shim_a" "$plugin"; do
@@ -72,6 +73,7 @@ build_and_run()
 
 # Two at a time: the SQLite compiles and the runs fill both cores of CI.
 start=$(date +%s)
+# shellcheck disable=SC2086
 set -- $e2e_builds
 while [ $# -gt 0 ]; do
 	build_and_run "$1" &
