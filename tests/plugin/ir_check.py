@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 ENTER = re.compile(r'call void @pp_plugin_enter\(i64 (-?\d+)\)')
-LEAVE = 'call void @pp_plugin_leave()'
+LEAVE = 'call void @pp_plugin_leave(i64 '
 NAME = re.compile(r'^@(pp\.plugin\.name(?:\.\d+)?) = .*? c"(.*)\\00"')
 ROW = re.compile(r'\{ i64 (-?\d+), (?:ptr |i8\* getelementptr inbounds \(\[\d+ x i8\], '
                  r'\[\d+ x i8\]\* )@(pp\.plugin\.name(?:\.\d+)?)\b')
