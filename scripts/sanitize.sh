@@ -12,7 +12,9 @@ jobs=${PP_SANITIZE_JOBS:-2}
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+# die_after_fork=0: a forked child that exports live starts its naming thread,
+# which TSan refuses by default after a multi-threaded fork.
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:die_after_fork=0
 export LSAN_OPTIONS=print_suppressions=0
 
 # Tests that build programs themselves (tests/frontends/run.sh, tests/xray)
