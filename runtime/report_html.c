@@ -3,12 +3,14 @@
  * as an icicle, per-segment tables and histograms, and a sortable path table.
  * The page, its CSS and its JS are files under runtime/html/, embedded at
  * build time; the data is the JSON export, so the page reads the documented
- * schema. Names only ever reach the page inside a JSON block with '<'
- * escaped, and the script shows them through textContent. */
+ * schema. A diff gives the page both profiles and diff's own verdicts.
+ * Names only ever reach the page inside a JSON block with '<' escaped, and
+ * the script shows them through textContent. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_html.h"
 #include "report_html_assets.h"
 #include "report_impl.h"
 
@@ -62,15 +64,17 @@ static const char *upto(FILE *out, const char *page, const char *marker)
 	return *m ? m + strlen(marker) : m;
 }
 
-int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
-		    const pp__row_t *rows, size_t n)
+/* One profile's blocks: the JSON export of the rows o selects, then their
+ * prefix ids. rows/n are that selection, in the export's order. */
+static int put_profile(FILE *out, const char **page, const char *data_marker,
+		       const char *ids_marker, const pp_profile_t *p, const pp_report_opts_t *o,
+		       const pp__row_t *rows, size_t n)
 {
 	char *json = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&json, &len);
 	if (!mem)
 		return -1;
-	/* The JSON export of the same selection, all shown paths in order. */
 	pp_report_opts_t jo = *o;
 	jo.format = PP_FORMAT_JSON;
 	int rc = pp__report(mem, p, &jo);
@@ -79,18 +83,58 @@ int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		errno = ENOMEM;
 		return -1;
 	}
-
-	const char *page = pp__html_page;
-	page = upto(out, page, "/*PP:CSS*/");
-	fputs(pp__html_css, out);
-	page = upto(out, page, "/*PP:DATA*/");
+	*page = upto(out, *page, data_marker);
 	put_script_json(out, json, len);
 	free(json);
-	page = upto(out, page, "/*PP:IDS*/");
-	if (put_ids(out, p, rows, n) < 0)
+	*page = upto(out, *page, ids_marker);
+	return put_ids(out, p, rows, n);
+}
+
+int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		    const pp__row_t *rows, size_t n)
+{
+	const char *page = upto(out, pp__html_page, "/*PP:CSS*/");
+	fputs(pp__html_css, out);
+	if (put_profile(out, &page, "/*PP:DATA*/", "/*PP:IDS*/", p, o, rows, n) < 0)
 		return -1;
+	/* No baseline and no diff: the page stays a plain report. */
+	page = upto(out, page, "/*PP:DATA_A*/");
+	fputs("null", out);
+	page = upto(out, page, "/*PP:IDS_A*/");
+	fputs("null", out);
+	page = upto(out, page, "/*PP:DIFF*/");
+	fputs("null", out);
 	page = upto(out, page, "/*PP:JS*/");
 	fputs(pp__html_js, out);
 	fputs(page, out);
 	return 0;
+}
+
+int pp__report_html_diff(FILE *out, const pp_profile_t *a, const pp_profile_t *b,
+			 const char *diff_json, size_t len)
+{
+	/* Every path of both sides: the page shows those diff lists. */
+	static const pp_report_opts_t all = { .format = PP_FORMAT_HTML };
+	pp__row_t *ra = NULL, *rb = NULL;
+	long na = pp__report_select(a, &all, &ra), nb = pp__report_select(b, &all, &rb);
+	int rc = -1;
+	if (na < 0 || nb < 0) {
+		errno = ENOMEM;
+		goto done;
+	}
+	const char *page = upto(out, pp__html_page, "/*PP:CSS*/");
+	fputs(pp__html_css, out);
+	if (put_profile(out, &page, "/*PP:DATA*/", "/*PP:IDS*/", b, &all, rb, (size_t)nb) < 0 ||
+	    put_profile(out, &page, "/*PP:DATA_A*/", "/*PP:IDS_A*/", a, &all, ra, (size_t)na) < 0)
+		goto done;
+	page = upto(out, page, "/*PP:DIFF*/");
+	put_script_json(out, diff_json, len);
+	page = upto(out, page, "/*PP:JS*/");
+	fputs(pp__html_js, out);
+	fputs(page, out);
+	rc = 0;
+done:
+	free(ra);
+	free(rb);
+	return rc;
 }

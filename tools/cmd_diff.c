@@ -14,8 +14,9 @@
 #include "cli.h"
 #include "map.h"
 #include "profile.h"
-#include "report.h"
 #include "profile_merge.h"
+#include "report.h"
+#include "report_html.h"
 
 #define RESAMPLES 2000
 #define DEFAULT_MIN_CHANGE 2.0 /* % */
@@ -36,7 +37,8 @@ static const char help_text[] =
 	"impact (|B - A| of the path's total time per run).\n"
 	"\n"
 	"options:\n"
-	"  --format FMT        'text' (default) or 'json'\n"
+	"  --format FMT        'text' (default), 'json', or 'html': one self-contained\n"
+	"                      page, B's path tree coloured by these verdicts\n"
 	"  --min-change PCT    smallest change called slower/faster (default 2);\n"
 	"                      the spread of A's runs raises it per path\n"
 	"  --top N             show the first N paths of each list; 0 = all (default)\n"
@@ -44,7 +46,7 @@ static const char help_text[] =
 	"  -h, --help          show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 unreadable input or failed write, 2 bad command\n"
-	"line. See docs/trace.md for the statistics.\n";
+	"line. See docs/trace.md for the statistics, docs/reports.md for the page.\n";
 
 typedef struct side {
 	const char *arg;
@@ -617,7 +619,23 @@ static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 	fputs("\n  ]\n}\n", f);
 }
 
+/* The page reads diff's JSON, so its colours are the verdicts above. */
+static int render_html(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint32_t top,
+		       double min_change)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&json, &len);
+	if (!mem)
+		return -1;
+	render_json(mem, sd, rows, n, top, min_change);
+	int rc = fclose(mem) == 0 ? pp__report_html_diff(f, &sd[0].merged, &sd[1].merged, json, len) : -1;
+	free(json);
+	return rc;
+}
+
 enum { OPT_FORMAT = 256, OPT_MIN_CHANGE, OPT_TOP };
+enum { FMT_TEXT, FMT_JSON, FMT_HTML };
 
 static const struct option longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -630,7 +648,7 @@ static const struct option longopts[] = {
 
 int cmd_diff(int argc, char **argv)
 {
-	int json = 0, c;
+	int format = FMT_TEXT, c;
 	uint64_t top = 0, v;
 	double min_change = DEFAULT_MIN_CHANGE;
 	const char *outpath = NULL;
@@ -639,11 +657,11 @@ int cmd_diff(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "json") || !strcmp(optarg, "text")) {
-				json = !strcmp(optarg, "json");
+			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "html")) {
+				format = optarg[0] == 't' ? FMT_TEXT : optarg[0] == 'j' ? FMT_JSON : FMT_HTML;
 				break;
 			}
-			cli_error("diff: --format: '%s' is not 'text' or 'json'", optarg);
+			cli_error("diff: --format: '%s' is not 'text', 'json' or 'html'", optarg);
 			return CLI_USAGE;
 		case OPT_MIN_CHANGE:
 			if (cli_parse_u64("diff: --min-change", optarg, 1000, &v) < 0)
@@ -682,10 +700,17 @@ int cmd_diff(int argc, char **argv)
 	FILE *f = cli_output_open(outpath);
 	if (!f)
 		goto done;
-	if (json)
+	if (format == FMT_HTML) {
+		if (render_html(f, sd, rows, n, (uint32_t)top, min_change) < 0) {
+			cli_error("diff: out of memory");
+			cli_output_close(f, outpath);
+			goto done;
+		}
+	} else if (format == FMT_JSON) {
 		render_json(f, sd, rows, n, (uint32_t)top, min_change);
-	else
+	} else {
 		render_text(f, sd, rows, n, (uint32_t)top, min_change);
+	}
 	status = cli_output_close(f, outpath);
 done:
 	rows_free(rows, n);

@@ -1,14 +1,16 @@
 /* The HTML report in a real headless Chromium: it loads with no console
  * error and no network request, shows the top path, a click on a frame shows
  * that frame's segment table with the numbers of the JSON export, search and
- * thresholds filter the path table, and hostile names render as text.
+ * thresholds filter the path table, and hostile names render as text. The
+ * diff page (mkprof diff-a/diff-b, numbers known exactly) colours frames by
+ * diff's verdicts and shows A, B and the change per segment.
  * Screenshots are kept in OUTDIR.
- * usage: node html_test.js PLAYWRIGHT_DIR DEMO.html DEMO.json HOSTILE.html OUTDIR */
+ * usage: node html_test.js PLAYWRIGHT_DIR DEMO.html DEMO.json HOSTILE.html DIFF.html DIFF.json OUTDIR */
 'use strict';
 const path = require('path');
 const fs = require('fs');
 
-const [pwDir, demoHtml, demoJson, hostileHtml, outDir] = process.argv.slice(2);
+const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir] = process.argv.slice(2);
 const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
 
 let failures = 0;
@@ -150,6 +152,102 @@ async function hostile(browser) {
 	await context.close();
 }
 
+/* Frame of a path's leaf: its id is the path's own. */
+function leafFrame(d) { return '#p' + d.id; }
+
+async function frameInfo(page, sel) {
+	return page.$eval(sel, (f) => {
+		const m = getComputedStyle(f).backgroundColor.match(/\d+/g).map(Number);
+		return { verdict: f.dataset.verdict, text: f.textContent, rgb: m.slice(0, 3),
+			mark: getComputedStyle(f, '::before').content };
+	});
+}
+
+async function diffPage(browser) {
+	const d = JSON.parse(fs.readFileSync(diffJson, 'utf8'));
+	const byLeaf = (n) => d.paths.find((p) => p.names[p.names.length - 1] === n);
+	const { page, seen, context } = await open(browser, diffHtml);
+	await page.screenshot({ path: path.join(outDir, 'diff.png'), fullPage: true });
+
+	eq('heading', await page.textContent('h1'), 'pathprof diff');
+	const legend = await page.textContent('#legend');
+	if (!legend.startsWith('Change = B \u2212 A'))
+		fail('legend: ' + JSON.stringify(legend));
+	eq('legend keys', await page.$$eval('#legend .legend-item', (l) => l.map((e) => e.textContent)),
+		['slower in B', 'faster in B', 'no clear change', 'untimed (counts only)', 'only in B', 'only in A']);
+	eq('largest change', await page.textContent('#top-path-names'), 'main > work > compute');
+
+	/* The page's verdicts are diff's: the table in diff's order, every
+	 * leaf frame coloured by its path's verdict. */
+	const want = d.paths.map((p) => [p.in === 'both' ? p.verdict : 'only in ' + p.in.toUpperCase(),
+		p.names.join('>')]);
+	eq('diff verdicts', (await tableRows(page, '#paths-table')).map((r) => [r[1], r[10]]), want);
+	eq('known verdicts', ['compute', 'io', 'lex', 'poll', 'old_cache', '<b>x</b>'].map((n) =>
+		[byLeaf(n).in, byLeaf(n).verdict]), [['both', 'slower'], ['both', 'faster'],
+		['both', 'no clear change'], ['both', 'untimed'], ['a', '-'], ['b', '-']]);
+
+	/* compute: 1000 -> 2000 ns per event in B; red. io: 4000 -> 2000; blue. */
+	const compute = await frameInfo(page, leafFrame(byLeaf('compute')));
+	eq('compute verdict', compute.verdict, 'slower');
+	if (!(compute.rgb[0] > 200 && compute.rgb[1] < 140 && compute.rgb[2] < 140))
+		fail('compute is not red: rgb ' + compute.rgb);
+	const io = await frameInfo(page, leafFrame(byLeaf('io')));
+	eq('io verdict', io.verdict, 'faster');
+	if (!(io.rgb[2] > 200 && io.rgb[0] < 140))
+		fail('io is not blue: rgb ' + io.rgb);
+	const lex = await frameInfo(page, leafFrame(byLeaf('lex')));
+	eq('lex verdict', lex.verdict, 'same');
+	if (Math.max.apply(null, lex.rgb) - Math.min.apply(null, lex.rgb) > 40)
+		fail('lex is not neutral: rgb ' + lex.rgb);
+	eq('work is mixed', (await frameInfo(page, '#flame .frame >> text="work"')).verdict, 'mixed');
+
+	/* Paths on one side only are marked, their names still text. */
+	const onlyB = await frameInfo(page, leafFrame(byLeaf('<b>x</b>')));
+	eq('only-in-B frame', [onlyB.verdict, onlyB.text, onlyB.mark], ['only-b', '<b>x</b>', '"+ "']);
+	const onlyA = await frameInfo(page, leafFrame(byLeaf('old_cache')));
+	eq('only-in-A frame', [onlyA.verdict, onlyA.text, onlyA.mark], ['only-a', 'old_cache', '"\u2212 "']);
+	eq('no injected elements', await page.evaluate(() =>
+		document.querySelectorAll('#flame b, table b').length), 0);
+
+	/* A click on compute: A, B and change per segment, exactly. */
+	await page.click(leafFrame(byLeaf('compute')));
+	await page.waitForSelector('#details:not([hidden])');
+	eq('compute path', await page.textContent('#details-path'), 'main > work > compute');
+	const same = (a) => [a, a, '+0', '+0.00'];
+	const rows = await tableRows(page, '#seg-table');
+	eq('compute segment table', rows, [
+		['main', '500', '500'].concat(same('10'), same('10'), same('10')),
+		['work', '500', '500'].concat(same('5'), same('5'), same('5')),
+		['compute', '500', '500'].concat(['1000', '2000', '+1000', '+100.00'],
+			['1000', '2000', '+1000', '+100.00'], ['1000', '2000', '+1000', '+100.00']),
+	]);
+	/* ... and the p50/p99 columns are diff's JSON, unchanged. */
+	const js = byLeaf('compute').segments;
+	eq('compute p50/p99 as diff', rows.map((r) => [r[7], r[8], r[9], r[11], r[12], r[13]]),
+		js.map((g) => [g.p50_ns_a, g.p50_ns_b, g.p50_change_ns, g.p99_ns_a, g.p99_ns_b, g.p99_change_ns]
+			.map((v, i) => (i % 3 === 2 ? '+' : '') + String(v))));
+	const stats = await page.$$eval('#details-stats div', (ds) => ds.map((e) =>
+		[e.children[0].textContent, e.children[1].textContent]));
+	const c = byLeaf('compute');
+	eq('compute stats', stats.slice(0, 6), [['verdict', 'slower'], ['leaf returns A', '500'],
+		['leaf returns B', '500'], ['path mean A', '1015.0 ns'], ['path mean B', '2015.0 ns'],
+		['path change', '+1000.0 ns (+98.52%)']]);
+	eq('compute stats as diff', [c.mean_ns_a, c.mean_ns_b, c.change_ns, c.change_pct],
+		[1015, 2015, 1000, 98.52]);
+	eq('histogram pairs', await page.$$eval('#hist .pair', (p) => p.length) > 0, true);
+	await page.screenshot({ path: path.join(outDir, 'diff-compute.png'), fullPage: true });
+
+	/* The path only in B: B's numbers, A's columns empty. */
+	await page.click(leafFrame(byLeaf('<b>x</b>')));
+	eq('only-in-B segments', (await tableRows(page, '#seg-table')).map((r) => r.slice(0, 7)), [
+		['main', '-', '30', '-', '10', '-', '-'],
+		['new_cache', '-', '30', '-', '3', '-', '-'],
+		['<b>x</b>', '-', '30', '-', '300', '-', '-'],
+	]);
+	checkClean('diff', seen);
+	await context.close();
+}
+
 (async () => {
 	let browser;
 	try {
@@ -165,6 +263,7 @@ async function hostile(browser) {
 	try {
 		await demo(browser);
 		await hostile(browser);
+		await diffPage(browser);
 	} catch (e) {
 		fail(e.stack || String(e));
 	}

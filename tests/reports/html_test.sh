@@ -25,5 +25,11 @@ mkdir -p "$work/screenshots" || exit 1
 "$pp" report --format html -o "$work/demo.html" "$work/demo.pathprof" || fail "report --format html demo"
 "$pp" report --format json -o "$work/demo.json" "$work/demo.pathprof" || fail "report --format json demo"
 "$pp" report --format html -o "$work/hostile.html" "$work/hostile.pathprof" || fail "report --format html hostile"
+"$mkprof" diff-a "$work/diff-a.pathprof" || fail "mkprof diff-a"
+"$mkprof" diff-b "$work/diff-b.pathprof" || fail "mkprof diff-b"
+"$pp" diff --format html -o "$work/diff.html" "$work/diff-a.pathprof" "$work/diff-b.pathprof" ||
+	fail "diff --format html"
+"$pp" diff --format json -o "$work/diff.json" "$work/diff-a.pathprof" "$work/diff-b.pathprof" ||
+	fail "diff --format json"
 exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
-	"$work/screenshots"
+	"$work/diff.html" "$work/diff.json" "$work/screenshots"

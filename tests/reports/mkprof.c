@@ -2,8 +2,10 @@
  * with two roots, recursion, an untimed path and a path that ends where
  * others go on; `hostile`, names that would break every output format if
  * passed through raw (markup, script end tags, separators, quotes, control
- * and ill-formed bytes). Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|hostile FILE */
+ * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
+ * whose every segment has one value, so diff's numbers are known exactly.
+ * Values are in ticks at 2 ticks per ns.
+ * usage: mkprof demo|hostile|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,18 +87,63 @@ static void hostile(pp_profile_t *p)
 	p->records = 19;
 }
 
+/* B against A: compute takes twice as long (1000 -> 2000 ns), io half
+ * (4000 -> 2000 ns), parse > lex is unchanged, old_cache is only in A, a
+ * hostile-named leaf under new_cache only in B, and poll is never timed. */
+static void diff_pair(pp_profile_t *p, int b)
+{
+	static const char *const names[] = {
+		"main", "parse", "lex", "work", "compute", "io", "old_cache", "new_cache",
+		"<b>x</b>", "thread_main", "poll",
+	};
+	enum { MAIN, PARSE, LEX, WORK, COMPUTE, IO, OLD, NEW, HOSTILE, THREAD, POLL };
+	base(p, names, 11);
+	tp_path(p, 1000, TP_IDX(MAIN, PARSE, LEX),
+		(pp_seg_t[]){ TP_SEG({ 20, 1000 }), TP_SEG({ 40, 1000 }), TP_SEG({ 400, 1000 }) });
+	tp_path(p, 500, TP_IDX(MAIN, WORK, COMPUTE),
+		(pp_seg_t[]){ TP_SEG({ 20, 500 }), TP_SEG({ 10, 500 }),
+			      TP_SEG({ b ? 4000 : 2000, 500 }) });
+	tp_path(p, 100, TP_IDX(MAIN, WORK, IO),
+		(pp_seg_t[]){ TP_SEG({ 20, 100 }), TP_SEG({ 10, 100 }),
+			      TP_SEG({ b ? 4000 : 8000, 100 }) });
+	if (b)
+		tp_path(p, 30, TP_IDX(MAIN, NEW, HOSTILE),
+			(pp_seg_t[]){ TP_SEG({ 20, 30 }), TP_SEG({ 6, 30 }), TP_SEG({ 600, 30 }) });
+	else
+		tp_path(p, 50, TP_IDX(MAIN, OLD), (pp_seg_t[]){ TP_SEG({ 20, 50 }), TP_SEG({ 300, 50 }) });
+	tp_path(p, b ? 12 : 10, TP_IDX(THREAD, POLL), NULL);
+	/* paths sorted by id, as every writer keeps them (diff looks them up) */
+	for (uint32_t i = 1; i < p->npaths; i++)
+		for (uint32_t j = i; j > 0 && p->paths[j - 1].id > p->paths[j].id; j--) {
+			pp_ppath_t x = p->paths[j];
+			p->paths[j] = p->paths[j - 1];
+			p->paths[j - 1] = x;
+		}
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		p->events += p->paths[i].count;
+		p->records += p->paths[i].count;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	pp_profile_t p;
 	char err[512];
-	if (argc != 3 || (strcmp(argv[1], "demo") && strcmp(argv[1], "hostile"))) {
-		fprintf(stderr, "usage: mkprof demo|hostile FILE\n");
+	if (argc != 3) {
+		fprintf(stderr, "usage: mkprof demo|hostile|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo"))
 		demo(&p);
-	else
+	else if (!strcmp(argv[1], "hostile"))
 		hostile(&p);
+	else if (!strncmp(argv[1], "diff-", 5) && (argv[1][5] == 'a' || argv[1][5] == 'b') &&
+		 !argv[1][6])
+		diff_pair(&p, argv[1][5] == 'b');
+	else {
+		fprintf(stderr, "usage: mkprof demo|hostile|diff-a|diff-b FILE\n");
+		return 2;
+	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
 		fprintf(stderr, "mkprof: %s\n", err);
 		return 1;
