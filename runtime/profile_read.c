@@ -1,0 +1,400 @@
+/* The validating profile reader. It treats every byte as hostile: each size
+ * and offset is checked against the bytes that exist before it is used, and
+ * every failure becomes one line naming the section and byte. */
+#include "profile_impl.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Smallest encodings, used to bound counts by the bytes left before allocating. */
+#define NAME_MIN 12u /* two empty strings and a line */
+#define PATH_MIN 21u /* id, count, depth, timed flag */
+#define SEG_MIN 36u  /* count, sum, min, max, nbins */
+#define BIN_LEN 12u  /* bucket, count */
+
+struct rd {
+	const char *path;
+	char *err;
+	size_t errlen;
+	int failed;
+	const uint8_t *buf;
+	size_t size;     /* file size */
+	size_t pos, end; /* cursor and end of the current section */
+	const char *sec; /* current section name, for messages */
+	size_t sec_at;   /* offset of the current section header */
+};
+
+__attribute__((format(printf, 2, 3))) static int fail(struct rd *r, const char *fmt, ...)
+{
+	if (r->failed)
+		return -1;
+	r->failed = 1;
+	if (!r->err || !r->errlen)
+		return -1;
+	int n = snprintf(r->err, r->errlen, "%s: ", r->path);
+	if (n < 0 || (size_t)n >= r->errlen)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Section lengths were checked against the file size when the section was
+ * entered, so running past the end here is corruption inside the section,
+ * not truncation. */
+static const uint8_t *take(struct rd *r, size_t n)
+{
+	if (r->failed)
+		return NULL;
+	if (r->end - r->pos < n) {
+		fail(r, "corrupt section %s at byte %zu: a %zu-byte field runs past the section end at byte %zu",
+		     r->sec, r->pos, n, r->end);
+		return NULL;
+	}
+	const uint8_t *b = r->buf + r->pos;
+	r->pos += n;
+	return b;
+}
+
+static uint32_t le32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *b)
+{
+	return (uint64_t)le32(b) | (uint64_t)le32(b + 4) << 32;
+}
+
+static uint8_t get_u8(struct rd *r)
+{
+	const uint8_t *b = take(r, 1);
+	return b ? b[0] : 0;
+}
+
+static uint32_t get_u32(struct rd *r)
+{
+	const uint8_t *b = take(r, 4);
+	return b ? le32(b) : 0;
+}
+
+static uint64_t get_u64(struct rd *r)
+{
+	const uint8_t *b = take(r, 8);
+	return b ? le64(b) : 0;
+}
+
+static size_t left(const struct rd *r)
+{
+	return r->end - r->pos;
+}
+
+/* An allocation sized from the file is only made after the bytes it stands
+ * for were shown to exist, so memory stays proportional to the file size. */
+static int fits(struct rd *r, uint64_t n, uint64_t unit, const char *what)
+{
+	if (r->failed)
+		return 0;
+	if (n > left(r) / unit) {
+		fail(r, "corrupt section %s at byte %zu: %llu %s cannot fit in the %zu bytes left", r->sec,
+		     r->pos, (unsigned long long)n, what, left(r));
+		return 0;
+	}
+	return 1;
+}
+
+static void *alloc(struct rd *r, size_t n, size_t size)
+{
+	if (r->failed || n == 0)
+		return NULL;
+	void *q = calloc(n, size);
+	if (!q)
+		fail(r, "out of memory");
+	return q;
+}
+
+static char *get_str(struct rd *r)
+{
+	size_t at = r->pos;
+	uint32_t n = get_u32(r);
+	if (r->failed)
+		return NULL;
+	if (n > left(r)) {
+		fail(r, "corrupt section %s at byte %zu: string length %u runs past the section end at byte %zu",
+		     r->sec, at, n, r->end);
+		return NULL;
+	}
+	const uint8_t *b = r->buf + r->pos;
+	if (memchr(b, 0, n)) {
+		fail(r, "corrupt section %s at byte %zu: string contains a NUL byte", r->sec, at);
+		return NULL;
+	}
+	char *s = malloc((size_t)n + 1);
+	if (!s) {
+		fail(r, "out of memory");
+		return NULL;
+	}
+	memcpy(s, b, n);
+	s[n] = 0;
+	r->pos += n;
+	return s;
+}
+
+static void read_meta(struct rd *r, pp_profile_t *p)
+{
+	p->frontend = get_str(r);
+	p->command = get_str(r);
+	p->pid = get_u64(r);
+	p->start_ns = get_u64(r);
+	p->end_ns = get_u64(r);
+	uint64_t bits = get_u64(r);
+	memcpy(&p->ticks_per_ns, &bits, sizeof bits);
+	p->timing = get_u32(r);
+	p->sample_n = get_u32(r);
+	p->events = get_u64(r);
+	p->records = get_u64(r);
+	p->drops_table = get_u64(r);
+	p->drops_depth = get_u64(r);
+	p->unmatched = get_u64(r);
+	p->threads = get_u64(r);
+}
+
+static void read_names(struct rd *r, pp_profile_t *p)
+{
+	uint32_t n = get_u32(r);
+	if (!fits(r, n, NAME_MIN, "names"))
+		return;
+	p->names = alloc(r, n, sizeof *p->names);
+	if (r->failed)
+		return;
+	p->nnames = n;
+	for (uint32_t i = 0; i < n && !r->failed; i++) {
+		p->names[i].name = get_str(r);
+		p->names[i].file = get_str(r);
+		p->names[i].line = get_u32(r);
+	}
+}
+
+static void read_seg(struct rd *r, pp_seg_t *s)
+{
+	s->count = get_u64(r);
+	s->sum = get_u64(r);
+	s->min = get_u64(r);
+	s->max = get_u64(r);
+	uint32_t n = get_u32(r);
+	if (!fits(r, n, BIN_LEN, "histogram bins"))
+		return;
+	s->bins = alloc(r, n, sizeof *s->bins);
+	if (r->failed)
+		return;
+	s->nbins = n;
+	for (uint32_t j = 0; j < n && !r->failed; j++) {
+		s->bins[j].bucket = get_u32(r);
+		s->bins[j].count = get_u64(r);
+	}
+}
+
+static void read_paths(struct rd *r, pp_profile_t *p)
+{
+	uint32_t n = get_u32(r);
+	if (!fits(r, n, PATH_MIN, "paths"))
+		return;
+	p->paths = alloc(r, n, sizeof *p->paths);
+	if (r->failed)
+		return;
+	p->npaths = n;
+	for (uint32_t i = 0; i < n && !r->failed; i++) {
+		pp_ppath_t *pp = &p->paths[i];
+		pp->id = get_u64(r);
+		pp->count = get_u64(r);
+		uint32_t depth = get_u32(r);
+		if (!fits(r, depth, 4, "name indices"))
+			return;
+		pp->names = alloc(r, depth, sizeof *pp->names);
+		if (r->failed)
+			return;
+		pp->depth = depth;
+		for (uint32_t k = 0; k < depth; k++)
+			pp->names[k] = get_u32(r);
+		size_t at = r->pos;
+		uint8_t timed = get_u8(r);
+		if (r->failed)
+			return;
+		if (timed > 1) {
+			fail(r, "corrupt section %s at byte %zu: path %u has timed flag %u (0 or 1)", r->sec, at, i,
+			     timed);
+			return;
+		}
+		if (!timed || !fits(r, depth, SEG_MIN, "segments"))
+			continue;
+		pp->segs = alloc(r, depth, sizeof *pp->segs);
+		for (uint32_t k = 0; k < depth && !r->failed; k++)
+			read_seg(r, &pp->segs[k]);
+	}
+}
+
+static int read_whole(const char *path, uint8_t **out, size_t *size, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return pp__profile_fail_io(err, errlen, path, "cannot open", errno);
+	struct stat st;
+	size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
+	size_t n = 0;
+	uint8_t *buf = malloc(cap);
+	int e = buf ? 0 : ENOMEM;
+	while (!e) {
+		if (n == cap) {
+			uint8_t *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				e = ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				e = errno ? errno : EIO;
+			break;
+		}
+	}
+	fclose(f);
+	if (e) {
+		free(buf);
+		return pp__profile_fail_io(err, errlen, path, "cannot read", e);
+	}
+	*out = buf;
+	*size = n;
+	return 0;
+}
+
+static const char *sec_name(uint32_t type, char *tmp, size_t len)
+{
+	switch (type) {
+	case SEC_META: return "META";
+	case SEC_NAMES: return "NAMES";
+	case SEC_PATHS: return "PATHS";
+	case SEC_END: return "END";
+	}
+	snprintf(tmp, len, "type %u", type);
+	return tmp;
+}
+
+static int parse(struct rd *r, pp_profile_t *p)
+{
+	const uint8_t *b = r->buf;
+	size_t size = r->size;
+	if (size == 0)
+		return fail(r, "empty file");
+	if (memcmp(b, PP_PROFILE_MAGIC, size < 8 ? size : 8))
+		return fail(r, "not a pathprof profile (bad magic)");
+	if (size < HEADER_LEN)
+		return fail(r, "truncated in the header at byte %zu", size);
+	uint32_t version = le32(b + 8), hlen = le32(b + 12);
+	if (version > PP_PROFILE_VERSION)
+		return fail(r, "written by a newer pathprof (version %u); this one reads up to version %u",
+			    version, PP_PROFILE_VERSION);
+	if (version == 0)
+		return fail(r, "unsupported format version 0");
+	if (hlen < HEADER_LEN)
+		return fail(r, "corrupt header: header length %u is below %u", hlen, HEADER_LEN);
+	if (hlen > size)
+		return fail(r, "truncated in the header at byte %zu (header length %u)", size, hlen);
+	p->version = version;
+
+	int seen_meta = 0, seen_names = 0, seen_paths = 0;
+	size_t pos = hlen;
+	char tmp[24];
+	for (;;) {
+		if (pos == size)
+			return fail(r, "truncated at byte %zu: the END section is missing", size);
+		if (size - pos < SECHDR_LEN)
+			return fail(r, "truncated in a section header at byte %zu", size);
+		uint32_t type = le32(b + pos), flags = le32(b + pos + 4);
+		uint64_t len = le64(b + pos + 8);
+		const char *name = sec_name(type, tmp, sizeof tmp);
+		size_t start = pos + SECHDR_LEN;
+		if (len > size - start)
+			return fail(r, "truncated in section %s at byte %zu (the section at byte %zu declares %llu payload bytes)",
+				    name, size, pos, (unsigned long long)len);
+		r->sec = name;
+		r->sec_at = pos;
+		r->pos = start;
+		r->end = start + (size_t)len;
+		int *seen = type == SEC_META ? &seen_meta : type == SEC_NAMES ? &seen_names
+			  : type == SEC_PATHS ? &seen_paths : NULL;
+		if (seen && *seen)
+			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
+		if (seen)
+			*seen = 1;
+		switch (type) {
+		case SEC_META:
+			read_meta(r, p);
+			break;
+		case SEC_NAMES:
+			read_names(r, p);
+			break;
+		case SEC_PATHS:
+			if (!seen_names)
+				return fail(r, "corrupt file: section PATHS at byte %zu comes before NAMES", pos);
+			read_paths(r, p);
+			break;
+		case SEC_END:
+			if (len)
+				return fail(r, "corrupt section END at byte %zu: it has %llu payload bytes", pos,
+					    (unsigned long long)len);
+			if (r->end != size)
+				return fail(r, "corrupt file: %zu bytes after the END section", size - r->end);
+			if (!seen_meta || !seen_names || !seen_paths)
+				return fail(r, "corrupt file: section %s is missing",
+					    !seen_meta ? "META" : !seen_names ? "NAMES" : "PATHS");
+			return 0;
+		default:
+			if (flags & SEC_REQUIRED)
+				return fail(r, "section %s at byte %zu is required but unknown to this reader", name,
+					    pos);
+			r->pos = r->end; /* optional and unknown: skip */
+		}
+		if (r->failed)
+			return -1;
+		if (r->pos != r->end)
+			return fail(r, "corrupt section %s at byte %zu: %zu bytes left after its last field", name, pos,
+				    r->end - r->pos);
+		pos = r->end;
+	}
+}
+
+int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof *p);
+	uint8_t *buf;
+	size_t size;
+	if (read_whole(path, &buf, &size, err, errlen))
+		return -1;
+	struct rd r = { .path = path, .err = err, .errlen = errlen, .buf = buf, .size = size };
+	parse(&r, p);
+	free(buf);
+	if (!r.failed) {
+		char msg[256];
+		const char **scratch = malloc(MAX_DEPTH * sizeof *scratch);
+		if (!scratch)
+			fail(&r, "out of memory");
+		else if (pp__profile_check(p, 1, scratch, msg, sizeof msg))
+			fail(&r, "corrupt profile: %s", msg);
+		free(scratch);
+	}
+	if (r.failed) {
+		pp__profile_free(p);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* The profile writer: validates, then emits the file field by field
+ * (docs/file-format.md), replacing a regular file atomically so a crash never
+ * leaves half a profile under its final name. */
+#include "profile_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Each section body is emitted twice: once into a counter (f == NULL) to learn
+ * its length, then for real. That keeps the length prefix in front without
+ * buffering the body or seeking, so a pipe works as a target too. */
+struct out {
+	FILE *f;
+	uint64_t n;
+	int err;
+};
+
+static void put(struct out *o, const void *b, size_t n)
+{
+	o->n += n;
+	if (o->f && !o->err && n && fwrite(b, 1, n, o->f) != n)
+		o->err = errno ? errno : EIO;
+}
+
+static void put_u8(struct out *o, uint8_t v)
+{
+	put(o, &v, 1);
+}
+
+static void put_u32(struct out *o, uint32_t v)
+{
+	uint8_t b[4];
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	put(o, b, 4);
+}
+
+static void put_u64(struct out *o, uint64_t v)
+{
+	uint8_t b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	put(o, b, 8);
+}
+
+static void put_str(struct out *o, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n > UINT32_MAX) {
+		o->err = EOVERFLOW;
+		return;
+	}
+	put_u32(o, (uint32_t)n);
+	put(o, s, n);
+}
+
+struct wctx {
+	const pp_profile_t *p;
+	const char **scratch;
+};
+
+static void body_meta(struct out *o, const struct wctx *w)
+{
+	const pp_profile_t *p = w->p;
+	uint64_t bits;
+	memcpy(&bits, &p->ticks_per_ns, sizeof bits);
+	put_str(o, p->frontend);
+	put_str(o, p->command);
+	put_u64(o, p->pid);
+	put_u64(o, p->start_ns);
+	put_u64(o, p->end_ns);
+	put_u64(o, bits);
+	put_u32(o, p->timing);
+	put_u32(o, p->sample_n);
+	put_u64(o, p->events);
+	put_u64(o, p->records);
+	put_u64(o, p->drops_table);
+	put_u64(o, p->drops_depth);
+	put_u64(o, p->unmatched);
+	put_u64(o, p->threads);
+}
+
+static void body_names(struct out *o, const struct wctx *w)
+{
+	const pp_profile_t *p = w->p;
+	put_u32(o, p->nnames);
+	for (uint32_t i = 0; i < p->nnames; i++) {
+		put_str(o, p->names[i].name);
+		put_str(o, p->names[i].file);
+		put_u32(o, p->names[i].line);
+	}
+}
+
+static void body_paths(struct out *o, const struct wctx *w)
+{
+	const pp_profile_t *p = w->p;
+	put_u32(o, p->npaths);
+	for (uint32_t i = 0; i < p->npaths && !o->err; i++) {
+		const pp_ppath_t *pp = &p->paths[i];
+		put_u64(o, pp__profile_stored_id(p, pp, w->scratch));
+		put_u64(o, pp->count);
+		put_u32(o, pp->depth);
+		for (uint32_t k = 0; k < pp->depth; k++)
+			put_u32(o, pp->names[k]);
+		put_u8(o, pp->segs != NULL);
+		for (uint32_t k = 0; pp->segs && k < pp->depth; k++) {
+			const pp_seg_t *s = &pp->segs[k];
+			put_u64(o, s->count);
+			put_u64(o, s->sum);
+			put_u64(o, s->min);
+			put_u64(o, s->max);
+			put_u32(o, s->nbins);
+			for (uint32_t j = 0; j < s->nbins; j++) {
+				put_u32(o, s->bins[j].bucket);
+				put_u64(o, s->bins[j].count);
+			}
+		}
+	}
+}
+
+static void section(struct out *o, uint32_t type, uint32_t flags,
+		    void (*body)(struct out *, const struct wctx *), const struct wctx *w)
+{
+	struct out size = { 0 };
+	if (body)
+		body(&size, w);
+	if (size.err) {
+		o->err = size.err;
+		return;
+	}
+	put_u32(o, type);
+	put_u32(o, flags);
+	put_u64(o, size.n);
+	if (body)
+		body(o, w);
+}
+
+static void write_all(struct out *o, const struct wctx *w)
+{
+	put(o, PP_PROFILE_MAGIC, 8);
+	put_u32(o, PP_PROFILE_VERSION);
+	put_u32(o, HEADER_LEN);
+	section(o, SEC_META, SEC_REQUIRED, body_meta, w);
+	section(o, SEC_NAMES, SEC_REQUIRED, body_names, w);
+	section(o, SEC_PATHS, SEC_REQUIRED, body_paths, w);
+	section(o, SEC_END, SEC_REQUIRED, NULL, w);
+}
+
+int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t errlen)
+{
+	char msg[256];
+	const char **scratch = malloc(MAX_DEPTH * sizeof *scratch);
+	if (!scratch)
+		return pp__profile_fail_io(err, errlen, path, "cannot write", ENOMEM);
+	if (pp__profile_check(p, 0, scratch, msg, sizeof msg)) {
+		free(scratch);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: refusing to write an invalid profile: %s", path, msg);
+		return -1;
+	}
+
+	/* A regular file is replaced atomically (temporary + rename) so a crash
+	 * never leaves half a profile under the final name; anything else (a
+	 * pipe, /dev/stdout) must be written in place, never renamed over. */
+	struct stat st;
+	int direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	size_t tlen = strlen(path) + 48;
+	char *tmp = malloc(tlen);
+	FILE *f = NULL;
+	int e = 0;
+	if (!tmp) {
+		e = ENOMEM;
+	} else if (direct) {
+		f = fopen(path, "wb");
+		e = errno;
+	} else {
+		for (unsigned n = 0; n < 100; n++) {
+			snprintf(tmp, tlen, "%s.tmp%ld.%u", path, (long)getpid(), n);
+			int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+			if (fd < 0) {
+				e = errno;
+				if (e == EEXIST)
+					continue;
+				break;
+			}
+			f = fdopen(fd, "wb");
+			if (!f) {
+				e = errno;
+				close(fd);
+				unlink(tmp);
+			}
+			break;
+		}
+	}
+	if (!f) {
+		free(tmp);
+		free(scratch);
+		return pp__profile_fail_io(err, errlen, path, direct ? "cannot open" : "cannot create temporary file", e);
+	}
+
+	struct wctx w = { p, scratch };
+	struct out o = { .f = f };
+	write_all(&o, &w);
+	if (!o.err && fflush(f))
+		o.err = errno;
+	/* fsync so the rename cannot reach the disk before the data does */
+	if (!o.err && !direct && fsync(fileno(f)) && errno != EINVAL)
+		o.err = errno;
+	if (fclose(f) && !o.err)
+		o.err = errno ? errno : EIO;
+	if (!o.err && !direct && rename(tmp, path))
+		o.err = errno;
+	if (o.err && !direct)
+		unlink(tmp);
+	free(tmp);
+	free(scratch);
+	if (o.err)
+		return pp__profile_fail_io(err, errlen, path, "cannot write", o.err);
+	return 0;
+}
+
