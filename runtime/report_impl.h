@@ -37,6 +37,9 @@ uint64_t pp__report_sat_add(uint64_t a, uint64_t b);
  * ill-formed one. */
 size_t pp__report_utf8_seq(const unsigned char *s);
 
+/* "off", "on", "sample" ("unknown" past the enum), as text and JSON print it. */
+const char *pp__report_timing_word(uint32_t t);
+
 /* Paths passing the filters, sorted and cut to o->top; *rows is freed by the
  * caller. The number of rows, or -1 when out of memory. */
 long pp__report_select(const pp_profile_t *p, const pp_report_opts_t *o, pp__row_t **rows);
@@ -64,8 +67,14 @@ long pp__report_tree(const pp_profile_t *p, const pp__row_t *rows, size_t n, pp_
  * or -1 out of memory. */
 int pp__report_prefix_ids(const pp_profile_t *p, const pp_ppath_t *pa, uint64_t *ids);
 
-/* The formats kept in their own files. Each returns 0, or -1 when out of
- * memory (errno set); write errors are checked by pp__report(). */
+/* The formats, one file each. Each returns 0, or -1 when out of memory (errno
+ * set); write errors are checked by pp__report(). The listing reads the whole
+ * profile, not the selection: it sorts by names and ignores top. */
+int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		    const pp__row_t *rows, size_t n);
+int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
+		    const pp__row_t *rows, size_t n);
+int pp__report_paths(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
 int pp__report_folded(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		      const pp__row_t *rows, size_t n);
 int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,

@@ -1,0 +1,187 @@
+/* The JSON export for programs: every field of the profile and each selected
+ * path with its segments' percentiles and histogram bins (schema in
+ * docs/cli.md). Its string writer is shared with the CLI's JSON outputs. */
+#include <math.h>
+#include <string.h>
+
+#include "report_impl.h"
+
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+void pp__report_json_str(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str_or_empty(str);
+	fputc('"', out);
+	while (*s) {
+		size_t n = pp__report_utf8_seq(s);
+		if (n == 0) {
+			fputs("\\ufffd", out); /* ill-formed byte: JSON text must be UTF-8 */
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, out);
+		} else if (*s == '"' || *s == '\\') {
+			fprintf(out, "\\%c", *s);
+		} else if (*s == '\n') {
+			fputs("\\n", out);
+		} else if (*s == '\t') {
+			fputs("\\t", out);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(out, "\\u%04x", *s);
+		} else {
+			fputc(*s, out);
+		}
+		s += n;
+	}
+	fputc('"', out);
+}
+
+/* Fixed-point with trailing zeros dropped: stable text for tests, and never
+ * "nan"/"inf", which JSON cannot carry. */
+static void json_num(FILE *out, double v, int decimals)
+{
+	char b[64];
+	if (!isfinite(v)) {
+		fputs("null", out);
+		return;
+	}
+	int len = snprintf(b, sizeof b, "%.*f", decimals, v);
+	if (len < 0 || (size_t)len >= sizeof b) {
+		fprintf(out, "%.17g", v); /* beyond 1e60: exponent form is still JSON */
+		return;
+	}
+	if (strchr(b, '.')) {
+		while (len > 0 && b[len - 1] == '0')
+			b[--len] = 0;
+		if (len > 0 && b[len - 1] == '.')
+			b[--len] = 0;
+	}
+	fputs(strcmp(b, "-0") ? b : "0", out);
+}
+
+static void json_u64(FILE *out, const char *key, uint64_t v, const char *sep)
+{
+	fprintf(out, "\"%s\": %llu%s", key, (unsigned long long)v, sep);
+}
+
+static void json_segment(FILE *out, const pp_profile_t *p, const pp_seg_t *s, const char *name)
+{
+	static const struct { const char *key; double pct; } pcts[] = {
+		{ "p50_ns", 50 }, { "p90_ns", 90 }, { "p99_ns", 99 }, { "p999_ns", 99.9 },
+	};
+	fputs("{\"name\": ", out);
+	pp__report_json_str(out, name);
+	fputs(", ", out);
+	json_u64(out, "count", s->count, ", ");
+	json_u64(out, "sum_ticks", s->sum, ", ");
+	json_u64(out, "min_ticks", s->min, ", ");
+	json_u64(out, "max_ticks", s->max, ", ");
+	fputs("\"mean_ns\": ", out);
+	json_num(out, s->count ? pp__ticks_ns(p, s->sum) / (double)s->count : 0, 3);
+	fputs(", \"min_ns\": ", out);
+	json_num(out, pp__ticks_ns(p, s->min), 3);
+	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
+		fprintf(out, ", \"%s\": ", pcts[i].key);
+		json_num(out, pp__ticks_ns(p, pp__seg_percentile(s, pcts[i].pct)), 3);
+	}
+	fputs(", \"max_ns\": ", out);
+	json_num(out, pp__ticks_ns(p, s->max), 3);
+	fputs(", \"bins\": [", out);
+	for (uint32_t b = 0; b < s->nbins; b++)
+		fprintf(out, "%s[%u, %llu]", b ? ", " : "", s->bins[b].bucket,
+			(unsigned long long)s->bins[b].count);
+	fputs("]}", out);
+}
+
+int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *rows,
+		    size_t n)
+{
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < p->npaths; i++)
+		total = pp__report_sat_add(total, p->paths[i].count);
+
+	fprintf(out, "{\n  \"schema\": %d,\n", PP_REPORT_JSON_SCHEMA);
+	fprintf(out, "  \"profile_version\": %u,\n", p->version);
+	fputs("  \"frontend\": ", out);
+	pp__report_json_str(out, p->frontend);
+	fputs(",\n  \"command\": ", out);
+	pp__report_json_str(out, p->command);
+	fputs(",\n  ", out);
+	json_u64(out, "pid", p->pid, ",\n  ");
+	json_u64(out, "start_ns", p->start_ns, ",\n  ");
+	json_u64(out, "end_ns", p->end_ns, ",\n  ");
+	fputs("\"ticks_per_ns\": ", out);
+	if (pp__report_rate_known(p))
+		fprintf(out, "%.9g", p->ticks_per_ns);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n  \"timing\": \"%s\",\n  ", pp__report_timing_word(p->timing));
+	json_u64(out, "sample_n", p->sample_n, ",\n  ");
+	json_u64(out, "events", p->events, ",\n  ");
+	json_u64(out, "records", p->records, ",\n  ");
+	json_u64(out, "drops_table", p->drops_table, ",\n  ");
+	json_u64(out, "drops_depth", p->drops_depth, ",\n  ");
+	json_u64(out, "unmatched", p->unmatched, ",\n  ");
+	json_u64(out, "threads", p->threads, ",\n  ");
+	fprintf(out, "\"hist\": {\"sub_bits\": %u, \"rows\": %u, \"buckets\": %u},\n",
+		PP_HIST_SUB_BITS, PP_HIST_ROWS, PP_HIST_BUCKETS);
+
+	fputs("  \"names\": [", out);
+	for (uint32_t i = 0; i < p->nnames; i++) {
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		pp__report_json_str(out, p->names[i].name);
+		fputs(", \"file\": ", out);
+		pp__report_json_str(out, p->names[i].file);
+		fprintf(out, ", \"line\": %u}", p->names[i].line);
+	}
+	fputs(p->nnames ? "\n  ],\n  " : "],\n  ", out);
+
+	json_u64(out, "total_count", total, ",\n  ");
+	json_u64(out, "total_paths", p->npaths, ",\n  ");
+	fprintf(out, "\"selection\": {\"sort\": \"%s\", \"top\": %u, \"min_count\": %llu, "
+		     "\"min_time_ns\": %llu, \"shown\": %zu},\n",
+		o->sort == PP_SORT_TIME ? "time" : "count", o->top,
+		(unsigned long long)o->min_count, (unsigned long long)o->min_time_ns, n);
+
+	fputs("  \"paths\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		const pp_ppath_t *pa = rows[i].path;
+		fputs(i ? ",\n    {\n" : "\n    {\n", out);
+		fprintf(out, "      \"id\": \"%016llx\",\n      ", (unsigned long long)pa->id);
+		json_u64(out, "count", pa->count, ",\n      ");
+		fputs("\"share\": ", out);
+		json_num(out, total ? (double)pa->count / (double)total : 0, 6);
+		fputs(",\n      \"time_ns\": ", out);
+		if (pa->segs)
+			json_num(out, pp__ticks_ns(p, rows[i].time), 3);
+		else
+			fputs("null", out);
+		fputs(",\n      \"name_ids\": [", out);
+		for (uint32_t d = 0; d < pa->depth; d++)
+			fprintf(out, "%s%u", d ? ", " : "", pa->names[d]);
+		fputs("],\n      \"path\": [", out);
+		for (uint32_t d = 0; d < pa->depth; d++) {
+			if (d)
+				fputs(", ", out);
+			pp__report_json_str(out, pp__report_name(p, pa->names[d]));
+		}
+		fputs("],\n      \"segments\": ", out);
+		if (!pa->segs) {
+			fputs("null", out);
+		} else {
+			fputc('[', out);
+			for (uint32_t d = 0; d < pa->depth; d++) {
+				fputs(d ? ",\n        " : "\n        ", out);
+				json_segment(out, p, &pa->segs[d], pp__report_name(p, pa->names[d]));
+			}
+			fputs("\n      ]", out);
+		}
+		fputs("\n    }", out);
+	}
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+	return 0;
+}

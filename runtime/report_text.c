@@ -1,0 +1,210 @@
+/* The text report for people: a header of the run's counters, then one row
+ * per selected path with its share, and per timed path a table of segment
+ * percentiles. Names are cleaned so a hostile one cannot move the cursor. */
+#include <string.h>
+
+#include <pathprof/gate.h>
+
+#include "report_impl.h"
+
+/* Text output: valid UTF-8 passes through; control and ill-formed bytes show
+ * as '?' so a hostile name cannot move the cursor or break a row. */
+static void put_text(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	while (*s) {
+		size_t n = pp__report_utf8_seq(s);
+		if (n == 1 && *s >= 0x20 && *s != 0x7f)
+			fputc(*s, out);
+		else if (n > 1)
+			fwrite(s, 1, n, out);
+		else
+			fputc('?', out);
+		s += n ? n : 1;
+	}
+}
+
+/* Columns put_text() uses for str (one per character; wide CJK glyphs are
+ * rare enough in function names to ignore). */
+static size_t text_width(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t w = 0;
+	while (*s) {
+		size_t n = pp__report_utf8_seq(s);
+		s += n ? n : 1;
+		w++;
+	}
+	return w;
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+static size_t udigits(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 10)
+		v /= 10, n++;
+	return n;
+}
+
+/* Names longer than this get a line of their own above their numbers, so one
+ * long C++ name does not push every row of the table to the right. */
+#define SEG_NAME_MAX 32
+
+enum { SEG_COUNT, SEG_MEAN, SEG_P50, SEG_P90, SEG_P99, SEG_MAX, SEG_NCOLS };
+static const char *const seg_cols[SEG_NCOLS] = { "count", "mean", "p50", "p90", "p99", "max" };
+
+static void seg_values(const pp_profile_t *p, const pp_seg_t *s, char v[SEG_NCOLS][32])
+{
+	double mean = s->count ? pp__ticks_ns(p, s->sum) / (double)s->count : 0;
+	snprintf(v[SEG_COUNT], 32, "%llu", (unsigned long long)s->count);
+	snprintf(v[SEG_MEAN], 32, "%.0f", mean);
+	snprintf(v[SEG_P50], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 50)));
+	snprintf(v[SEG_P90], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 90)));
+	snprintf(v[SEG_P99], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 99)));
+	snprintf(v[SEG_MAX], 32, "%.0f", pp__ticks_ns(p, s->max));
+}
+
+static void text_segments(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa, size_t indent)
+{
+	size_t namew = strlen("segment"), w[SEG_NCOLS];
+	char v[SEG_NCOLS][32];
+
+	for (int c = 0; c < SEG_NCOLS; c++)
+		w[c] = strlen(seg_cols[c]);
+	for (uint32_t i = 0; i < pa->depth; i++) {
+		size_t nw = text_width(pp__report_name(p, pa->names[i]));
+		if (nw <= SEG_NAME_MAX && nw > namew)
+			namew = nw;
+		seg_values(p, &pa->segs[i], v);
+		for (int c = 0; c < SEG_NCOLS; c++)
+			if (strlen(v[c]) > w[c])
+				w[c] = strlen(v[c]);
+	}
+
+	pad(out, indent);
+	fputs("segment", out);
+	pad(out, namew - strlen("segment"));
+	for (int c = 0; c < SEG_NCOLS; c++)
+		fprintf(out, "  %*s", (int)w[c], seg_cols[c]);
+	fprintf(out, "  (%s)\n", pp__report_rate_known(p) ? "ns" : "ticks");
+
+	for (uint32_t i = 0; i < pa->depth; i++) {
+		const char *name = pp__report_name(p, pa->names[i]);
+		size_t nw = text_width(name);
+		pad(out, indent);
+		put_text(out, name);
+		if (nw > namew) {
+			fputc('\n', out);
+			pad(out, indent + namew);
+		} else {
+			pad(out, namew - nw);
+		}
+		seg_values(p, &pa->segs[i], v);
+		for (int c = 0; c < SEG_NCOLS; c++)
+			fprintf(out, "  %*s", (int)w[c], v[c]);
+		fputc('\n', out);
+	}
+}
+
+static void text_header(FILE *out, const pp_profile_t *p)
+{
+	fputs("pathprof report\n", out);
+	fputs("  frontend   ", out);
+	put_text(out, p->frontend && *p->frontend ? p->frontend : "-");
+	fputs("\n  command    ", out);
+	put_text(out, p->command && *p->command ? p->command : "-");
+	fprintf(out, "\n  events     %llu\n", (unsigned long long)p->events);
+	fprintf(out, "  records    %llu leaf returns, %u distinct paths\n",
+		(unsigned long long)p->records, p->npaths);
+	fprintf(out, "  drops      %llu (path table full), %llu (frames beyond depth bound)\n",
+		(unsigned long long)p->drops_table, (unsigned long long)p->drops_depth);
+	fprintf(out, "  unmatched  %llu\n", (unsigned long long)p->unmatched);
+	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
+	if (pp__report_rate_known(p))
+		fprintf(out, "  tick rate  %.3f GHz\n", p->ticks_per_ns);
+	else
+		fputs("  tick rate  unknown (times in ticks)\n", out);
+	if (p->timing == PP_TIMING_SAMPLE)
+		fprintf(out, "  timing     sample (one event in %u timed; counts exact)\n", p->sample_n);
+	else
+		fprintf(out, "  timing     %s\n", pp__report_timing_word(p->timing));
+}
+
+int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *rows,
+		    size_t n)
+{
+	uint64_t total = 0, total_time = 0;
+	int any_timed = 0;
+	const char *unit = pp__report_rate_known(p) ? "ns" : "ticks";
+
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		total = pp__report_sat_add(total, p->paths[i].count);
+		total_time = pp__report_sat_add(total_time, pp__report_path_time(&p->paths[i]));
+	}
+	for (size_t i = 0; i < n; i++)
+		any_timed |= rows[i].path->segs != NULL;
+
+	text_header(out, p);
+	fprintf(out, "\n%zu of %u paths by %s", n, p->npaths,
+		o->sort == PP_SORT_TIME ? "total time" : "count");
+	if (o->top)
+		fprintf(out, ", top %u", o->top);
+	if (o->min_count)
+		fprintf(out, ", min-count %llu", (unsigned long long)o->min_count);
+	if (o->min_time_ns)
+		fprintf(out, ", min-time %llu ns", (unsigned long long)o->min_time_ns);
+	fputs("\n", out);
+	if (!n)
+		return 0;
+
+	/* Column widths from the rows shown, so counts of any size line up. */
+	char tbuf[32], tname[16];
+	size_t rankw = udigits(n), countw = strlen("count"), timew;
+	snprintf(tname, sizeof tname, "time(%s)", unit);
+	timew = strlen(tname);
+	for (size_t i = 0; i < n; i++) {
+		if (udigits(rows[i].path->count) > countw)
+			countw = udigits(rows[i].path->count);
+		snprintf(tbuf, sizeof tbuf, "%.0f", pp__ticks_ns(p, rows[i].time));
+		if (strlen(tbuf) > timew)
+			timew = strlen(tbuf);
+	}
+
+	fprintf(out, "\n%*s  %*s  %7s", (int)rankw, "#", (int)countw, "count", "share");
+	if (any_timed)
+		fprintf(out, "  %*s  %7s", (int)timew, tname, "tshare");
+	fprintf(out, "  %-16s  path\n", "id");
+
+	for (size_t i = 0; i < n; i++) {
+		const pp_ppath_t *pa = rows[i].path;
+		double share = total ? 100.0 * (double)pa->count / (double)total : 0;
+		fprintf(out, "%*zu  %*llu  %6.2f%%", (int)rankw, i + 1, (int)countw,
+			(unsigned long long)pa->count, share);
+		if (any_timed && pa->segs) {
+			double ts = total_time ? 100.0 * (double)rows[i].time / (double)total_time : 0;
+			snprintf(tbuf, sizeof tbuf, "%.0f", pp__ticks_ns(p, rows[i].time));
+			fprintf(out, "  %*s  %6.2f%%", (int)timew, tbuf, ts);
+		} else if (any_timed) {
+			fprintf(out, "  %*s  %7s", (int)timew, "-", "-");
+		}
+		fprintf(out, "  %016llx  ", (unsigned long long)pa->id);
+		for (uint32_t d = 0; d < pa->depth; d++) {
+			if (d)
+				fputs(" > ", out);
+			put_text(out, pp__report_name(p, pa->names[d]));
+		}
+		fputc('\n', out);
+		if (pa->segs) {
+			text_segments(out, p, pa, rankw + 2);
+			if (i + 1 < n)
+				fputc('\n', out);
+		}
+	}
+	return 0;
+}
