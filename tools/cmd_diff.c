@@ -1,8 +1,7 @@
-/* `pathprof diff A B`: compare two profiles, or two directories of repeated
- * runs, path by path (matched by stable id). Every change is B - A. With
- * repeated runs it also says whether a change is real: a bootstrap interval
- * over the runs, and a verdict that needs the change to clear the noise
- * floor measured as the spread of A's runs against each other. */
+/* `pathprof diff A B`: the command, its inputs (two profiles, or two
+ * directories of repeated runs, matched path by path by stable id) and its
+ * text, JSON and HTML outputs. Every change is B - A; whether a change is
+ * real (interval, noise floor, verdict) is decided in diff_stats.c. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <getopt.h>
@@ -12,13 +11,12 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "map.h"
+#include "diff_stats.h"
 #include "profile.h"
 #include "profile_merge.h"
 #include "report.h"
 #include "report_html.h"
 
-#define RESAMPLES 2000
 #define DEFAULT_MIN_CHANGE 2.0 /* % */
 
 static const char help_text[] =
@@ -48,33 +46,6 @@ static const char help_text[] =
 	"Exit status: 0 success, 1 unreadable input or failed write, 2 bad command\n"
 	"line. See docs/trace.md for the statistics, docs/reports.md for the page.\n";
 
-typedef struct side {
-	const char *arg;
-	uint32_t nruns;
-	pp_profile_t *runs;
-	char **files;
-	pp_profile_t merged;
-	double total_ns; /* per run */
-} side_t;
-
-/* One path's numbers on one side: per run time (ns) and timed events. */
-typedef struct per_side {
-	const pp_profile_t *prof; /* merged */
-	const pp_ppath_t *path;   /* in merged, NULL when absent */
-	double *time, *timed;     /* per run */
-	double count;             /* mean per run */
-	double mean;              /* ns per timed event, pooled over runs; NAN if untimed */
-	double var;               /* per-event variance bound (ns^2) */
-	double ntimed;
-} per_side_t;
-
-typedef struct row {
-	uint64_t id;
-	per_side_t s[2];
-	double change, change_pct, lo, hi, noise, impact, share[2];
-	const char *verdict;
-} row_t;
-
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -86,7 +57,7 @@ static int by_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int list_dir(side_t *s)
+static int list_dir(diff_side_t *s)
 {
 	DIR *d = opendir(s->arg);
 	if (!d) {
@@ -122,20 +93,7 @@ oom:
 	return -1;
 }
 
-static double path_time_ns(const pp_profile_t *p, const pp_ppath_t *q)
-{
-	double t = 0;
-	for (uint32_t i = 0; q->segs && i < q->depth; i++)
-		t += pp__ticks_ns(p, q->segs[i].sum);
-	return t;
-}
-
-static double path_timed(const pp_ppath_t *q)
-{
-	return q->segs && q->depth ? (double)q->segs[0].count : 0;
-}
-
-static int load_side(side_t *s)
+static int load_side(diff_side_t *s)
 {
 	struct stat st;
 	if (stat(s->arg, &st) != 0) {
@@ -162,13 +120,13 @@ static int load_side(side_t *s)
 		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i]) != CLI_OK)
 			return -1;
 		for (uint32_t j = 0; j < s->runs[i].npaths; j++)
-			s->total_ns += path_time_ns(&s->runs[i], &s->runs[i].paths[j]);
+			s->total_ns += diff_path_time_ns(&s->runs[i], &s->runs[i].paths[j]);
 	}
 	s->total_ns /= s->nruns;
 	return 0;
 }
 
-static void side_free(side_t *s)
+static void side_free(diff_side_t *s)
 {
 	for (uint32_t i = 0; i < s->nruns; i++) {
 		pp__profile_free(&s->runs[i]);
@@ -180,223 +138,17 @@ static void side_free(side_t *s)
 	pp__profile_free(&s->merged);
 }
 
-/* Deterministic generator for the bootstrap: the same inputs always give the
- * same interval, so outputs can be compared exactly. */
-static uint64_t rng_next(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
-static int by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Variance of one segment's per-event times from its histogram (bucket
- * midpoints); segment times of one event are not independent, so the path's
- * variance is bounded by (sum of the segments' standard deviations)^2. */
-static double path_var(const pp_profile_t *p, const pp_ppath_t *q)
-{
-	double sd = 0;
-	for (uint32_t i = 0; q->segs && i < q->depth; i++) {
-		const pp_seg_t *g = &q->segs[i];
-		if (!g->count)
-			continue;
-		double mean = (double)g->sum / (double)g->count, v = 0;
-		for (uint32_t b = 0; b < g->nbins; b++) {
-			double d = (double)pp__hist_mid(g->bins[b].bucket) - mean;
-			v += (double)g->bins[b].count * d * d;
-		}
-		sd += sqrt(v / (double)g->count);
-	}
-	double ns = pp__ticks_ns(p, 1000000) / 1e6; /* ns per tick */
-	return sd * sd * ns * ns;
-}
-
-static void stats(row_t *r, const side_t *sd, double min_change)
-{
-	per_side_t *a = &r->s[0], *b = &r->s[1];
-	for (int k = 0; k < 2; k++) {
-		per_side_t *x = &r->s[k];
-		double t = 0, n = 0;
-		for (uint32_t i = 0; i < sd[k].nruns; i++) {
-			t += x->time[i];
-			n += x->timed[i];
-		}
-		x->ntimed = n;
-		x->mean = n > 0 ? t / n : NAN;
-		x->var = x->path ? path_var(x->prof, x->path) : 0;
-		r->share[k] = sd[k].total_ns > 0 ? t / sd[k].nruns / sd[k].total_ns * 100 : 0;
-		r->impact += (k ? 1 : -1) * t / sd[k].nruns;
-	}
-	r->change = b->mean - a->mean;
-	r->change_pct = a->mean > 0 ? r->change / a->mean * 100 : NAN;
-	r->lo = r->hi = r->noise = NAN;
-	r->verdict = !a->path || !b->path ? "-" : "untimed";
-	if (isnan(r->change))
-		return;
-	if (sd[0].nruns >= 2 && sd[1].nruns >= 2) {
-		/* Bootstrap over runs: resample each side's runs, pool, difference. */
-		double *d = malloc(RESAMPLES * sizeof *d);
-		uint64_t x = 0x9e3779b97f4a7c15ull ^ r->id;
-		uint32_t got = 0;
-		for (uint32_t i = 0; d && i < RESAMPLES; i++) {
-			double m[2];
-			for (int k = 0; k < 2; k++) {
-				double t = 0, n = 0;
-				for (uint32_t j = 0; j < sd[k].nruns; j++) {
-					uint32_t pick = (uint32_t)(rng_next(&x) % sd[k].nruns);
-					t += r->s[k].time[pick];
-					n += r->s[k].timed[pick];
-				}
-				m[k] = n > 0 ? t / n : NAN;
-			}
-			if (!isnan(m[0]) && !isnan(m[1]))
-				d[got++] = m[1] - m[0];
-		}
-		if (got) {
-			qsort(d, got, sizeof *d, by_double);
-			r->lo = d[(uint32_t)(0.025 * (got - 1))];
-			r->hi = d[(uint32_t)ceil(0.975 * (got - 1))];
-		}
-		free(d);
-	} else {
-		double se = sqrt(a->var / a->ntimed + b->var / b->ntimed);
-		r->lo = r->change - 1.96 * se;
-		r->hi = r->change + 1.96 * se;
-	}
-	/* Noise floor: how far A's own runs are from each other. */
-	double lo = INFINITY, hi = -INFINITY;
-	for (uint32_t i = 0; i < sd[0].nruns; i++) {
-		if (a->timed[i] <= 0)
-			continue;
-		double m = a->time[i] / a->timed[i];
-		lo = m < lo ? m : lo;
-		hi = m > hi ? m : hi;
-	}
-	double spread = sd[0].nruns >= 2 && hi >= lo && a->mean > 0 ? (hi - lo) / a->mean * 100 : 0;
-	r->noise = spread > min_change ? spread : min_change;
-	if (r->lo > 0 && r->change_pct > r->noise)
-		r->verdict = "slower";
-	else if (r->hi < 0 && -r->change_pct > r->noise)
-		r->verdict = "faster";
-	else
-		r->verdict = "no clear change";
-}
-
-static int by_impact(const void *x, const void *y)
-{
-	const row_t *a = x, *b = y;
-	double p = fabs(a->impact), q = fabs(b->impact);
-	if (p != q)
-		return p > q ? -1 : 1;
-	double c = a->s[0].count + a->s[1].count, d = b->s[0].count + b->s[1].count;
-	if (c != d)
-		return c > d ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static const pp_ppath_t *find(const pp_profile_t *p, uint64_t id)
-{
-	uint32_t lo = 0, hi = p->npaths;
-	while (lo < hi) {
-		uint32_t m = lo + (hi - lo) / 2;
-		if (p->paths[m].id < id)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < p->npaths && p->paths[lo].id == id ? &p->paths[lo] : NULL;
-}
-
-/* Every id of either side, with its per-run numbers. */
-static row_t *build_rows(side_t *sd, uint32_t *nrows, double min_change)
-{
-	pp__map_t ids = {0};
-	uint32_t n = 0, cap = 0;
-	row_t *rows = NULL;
-	for (int k = 0; k < 2; k++)
-		for (uint32_t i = 0; i < sd[k].merged.npaths; i++) {
-			uint64_t id = sd[k].merged.paths[i].id;
-			uint32_t at;
-			if (pp__map_get(&ids, id, &at))
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				row_t *m = realloc(rows, cap * sizeof *m);
-				if (!m)
-					goto oom;
-				rows = m;
-			}
-			memset(&rows[n], 0, sizeof rows[n]);
-			rows[n].id = id;
-			if (pp__map_put(&ids, id, n) != 0)
-				goto oom;
-			n++;
-		}
-	for (uint32_t r = 0; r < n; r++) {
-		for (int k = 0; k < 2; k++) {
-			per_side_t *x = &rows[r].s[k];
-			x->prof = &sd[k].merged;
-			x->path = find(&sd[k].merged, rows[r].id);
-			x->time = calloc(sd[k].nruns, sizeof *x->time);
-			x->timed = calloc(sd[k].nruns, sizeof *x->timed);
-			if (!x->time || !x->timed)
-				goto oom;
-			for (uint32_t i = 0; i < sd[k].nruns; i++) {
-				const pp_ppath_t *q = find(&sd[k].runs[i], rows[r].id);
-				if (!q)
-					continue;
-				x->time[i] = path_time_ns(&sd[k].runs[i], q);
-				x->timed[i] = path_timed(q);
-				x->count += (double)q->count;
-			}
-			x->count /= sd[k].nruns;
-		}
-		stats(&rows[r], sd, min_change);
-	}
-	pp__map_free(&ids);
-	if (n)
-		qsort(rows, n, sizeof *rows, by_impact);
-	*nrows = n;
-	return rows;
-oom:
-	pp__map_free(&ids);
-	for (uint32_t r = 0; r < n; r++)
-		for (int k = 0; k < 2; k++) {
-			free(rows[r].s[k].time);
-			free(rows[r].s[k].timed);
-		}
-	free(rows);
-	*nrows = 0;
-	return NULL;
-}
-
-static void rows_free(row_t *rows, uint32_t n)
-{
-	for (uint32_t r = 0; r < n; r++)
-		for (int k = 0; k < 2; k++) {
-			free(rows[r].s[k].time);
-			free(rows[r].s[k].timed);
-		}
-	free(rows);
-}
-
-static const pp_profile_t *owner(const row_t *r)
+static const pp_profile_t *owner(const diff_row_t *r)
 {
 	return r->s[0].path ? r->s[0].prof : r->s[1].prof;
 }
 
-static const pp_ppath_t *any_path(const row_t *r)
+static const pp_ppath_t *any_path(const diff_row_t *r)
 {
 	return r->s[0].path ? r->s[0].path : r->s[1].path;
 }
 
-static void put_names(FILE *f, const row_t *r, const char *sep)
+static void put_names(FILE *f, const diff_row_t *r, const char *sep)
 {
 	const pp_profile_t *p = owner(r);
 	const pp_ppath_t *q = any_path(r);
@@ -426,7 +178,7 @@ static double pct(double a, double b)
 	return a > 0 ? (b - a) / a * 100 : NAN;
 }
 
-static void seg_ns(const per_side_t *x, uint32_t i, double p, double *out)
+static void seg_ns(const diff_per_side_t *x, uint32_t i, double p, double *out)
 {
 	if (!x->path || !x->path->segs || !x->path->segs[i].count) {
 		*out = NAN;
@@ -435,7 +187,7 @@ static void seg_ns(const per_side_t *x, uint32_t i, double p, double *out)
 	*out = pp__ticks_ns(x->prof, pp__seg_percentile(&x->path->segs[i], p));
 }
 
-static void text_segments(FILE *f, const row_t *r)
+static void text_segments(FILE *f, const diff_row_t *r)
 {
 	const pp_ppath_t *q = any_path(r);
 	const pp_profile_t *p = owner(r);
@@ -461,14 +213,14 @@ static void text_segments(FILE *f, const row_t *r)
 	}
 }
 
-static void text_side(FILE *f, const char *tag, const side_t *s)
+static void text_side(FILE *f, const char *tag, const diff_side_t *s)
 {
 	fprintf(f, "  %s  %s (%u run%s, %s)\n", tag, s->arg, s->nruns, s->nruns == 1 ? "" : "s",
 		s->merged.frontend ? s->merged.frontend : "?");
 }
 
-static void render_text(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint32_t top,
-			double min_change)
+static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
+			uint32_t top, double min_change)
 {
 	fputs("pathprof diff: change = B - A (positive: B counts more or is slower)\n", f);
 	text_side(f, "A", &sd[0]);
@@ -480,7 +232,7 @@ static void render_text(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 	if (sd[0].nruns >= 2 && sd[1].nruns >= 2)
 		fprintf(f, "  verdicts: 95%% bootstrap interval over runs (%d resamples); noise floor "
 			   "= spread of A's runs, at least %.1f%%\n",
-			RESAMPLES, min_change);
+			DIFF_RESAMPLES, min_change);
 	else
 		fprintf(f, "  verdicts: 95%% interval from the histograms (one run on a side: no "
 			   "spread between runs); noise floor %.1f%%\n",
@@ -489,7 +241,7 @@ static void render_text(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 		static const char *const title[3] = {"paths in both", "only in A", "only in B"};
 		uint32_t shown = 0;
 		for (uint32_t i = 0; i < n; i++) {
-			const row_t *r = &rows[i];
+			const diff_row_t *r = &rows[i];
 			int kind = r->s[0].path && r->s[1].path ? 0 : r->s[0].path ? 1 : 2;
 			if (kind != only || (top && shown >= top))
 				continue;
@@ -539,7 +291,7 @@ static void json_field(FILE *f, const char *sep, const char *key, double v, int 
 	json_num(f, v, decimals);
 }
 
-static void json_side(FILE *f, const side_t *s)
+static void json_side(FILE *f, const diff_side_t *s)
 {
 	fputs("{\"runs\": [", f);
 	for (uint32_t i = 0; i < s->nruns; i++) {
@@ -551,8 +303,8 @@ static void json_side(FILE *f, const side_t *s)
 	fputc('}', f);
 }
 
-static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint32_t top,
-			double min_change)
+static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
+			uint32_t top, double min_change)
 {
 	fputs("{\n  \"schema\": 1,\n  \"change\": \"B - A\",\n  \"a\": ", f);
 	json_side(f, &sd[0]);
@@ -564,7 +316,7 @@ static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 		sd[0].nruns >= 2 && sd[1].nruns >= 2 ? "bootstrap over runs" : "histogram normal");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n && (!top || shown < top); i++, shown++) {
-		const row_t *r = &rows[i];
+		const diff_row_t *r = &rows[i];
 		const pp_ppath_t *q = any_path(r);
 		const pp_profile_t *p = owner(r);
 		fprintf(f, "%s\n    {\"id\": \"%016llx\", \"in\": \"%s\", \"names\": [", i ? "," : "",
@@ -620,8 +372,8 @@ static void render_json(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint
 }
 
 /* The page reads diff's JSON, so its colours are the verdicts above. */
-static int render_html(FILE *f, const side_t *sd, row_t *rows, uint32_t n, uint32_t top,
-		       double min_change)
+static int render_html(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
+		       uint32_t top, double min_change)
 {
 	char *json = NULL;
 	size_t len = 0;
@@ -686,13 +438,13 @@ int cmd_diff(int argc, char **argv)
 			  "--help')");
 		return CLI_USAGE;
 	}
-	side_t sd[2] = {{.arg = argv[optind]}, {.arg = argv[optind + 1]}};
+	diff_side_t sd[2] = {{.arg = argv[optind]}, {.arg = argv[optind + 1]}};
 	int status = CLI_FAIL;
 	uint32_t n = 0;
-	row_t *rows = NULL;
+	diff_row_t *rows = NULL;
 	if (load_side(&sd[0]) != 0 || load_side(&sd[1]) != 0)
 		goto done;
-	rows = build_rows(sd, &n, min_change);
+	rows = diff_build_rows(sd, &n, min_change);
 	if (!rows && (sd[0].merged.npaths || sd[1].merged.npaths)) {
 		cli_error("diff: out of memory");
 		goto done;
@@ -713,7 +465,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	status = cli_output_close(f, outpath);
 done:
-	rows_free(rows, n);
+	diff_rows_free(rows, n);
 	side_free(&sd[0]);
 	side_free(&sd[1]);
 	return status;

@@ -1,0 +1,228 @@
+/* The statistics of `pathprof diff`: per-path numbers of both sides matched
+ * by id, the interval of the change, the noise floor from A's runs and the
+ * verdict that needs the change to clear both (docs/trace.md). Deterministic:
+ * the same inputs give the same intervals, so outputs compare exactly. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_stats.h"
+#include "map.h"
+
+double diff_path_time_ns(const pp_profile_t *p, const pp_ppath_t *q)
+{
+	double t = 0;
+	for (uint32_t i = 0; q->segs && i < q->depth; i++)
+		t += pp__ticks_ns(p, q->segs[i].sum);
+	return t;
+}
+
+static double path_timed(const pp_ppath_t *q)
+{
+	return q->segs && q->depth ? (double)q->segs[0].count : 0;
+}
+
+/* Deterministic generator for the bootstrap: the same inputs always give the
+ * same interval, so outputs can be compared exactly. */
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Variance of one segment's per-event times from its histogram (bucket
+ * midpoints); segment times of one event are not independent, so the path's
+ * variance is bounded by (sum of the segments' standard deviations)^2. */
+static double path_var(const pp_profile_t *p, const pp_ppath_t *q)
+{
+	double sd = 0;
+	for (uint32_t i = 0; q->segs && i < q->depth; i++) {
+		const pp_seg_t *g = &q->segs[i];
+		if (!g->count)
+			continue;
+		double mean = (double)g->sum / (double)g->count, v = 0;
+		for (uint32_t b = 0; b < g->nbins; b++) {
+			double d = (double)pp__hist_mid(g->bins[b].bucket) - mean;
+			v += (double)g->bins[b].count * d * d;
+		}
+		sd += sqrt(v / (double)g->count);
+	}
+	double ns = pp__ticks_ns(p, 1000000) / 1e6; /* ns per tick */
+	return sd * sd * ns * ns;
+}
+
+static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
+{
+	diff_per_side_t *a = &r->s[0], *b = &r->s[1];
+	for (int k = 0; k < 2; k++) {
+		diff_per_side_t *x = &r->s[k];
+		double t = 0, n = 0;
+		for (uint32_t i = 0; i < sd[k].nruns; i++) {
+			t += x->time[i];
+			n += x->timed[i];
+		}
+		x->ntimed = n;
+		x->mean = n > 0 ? t / n : NAN;
+		x->var = x->path ? path_var(x->prof, x->path) : 0;
+		r->share[k] = sd[k].total_ns > 0 ? t / sd[k].nruns / sd[k].total_ns * 100 : 0;
+		r->impact += (k ? 1 : -1) * t / sd[k].nruns;
+	}
+	r->change = b->mean - a->mean;
+	r->change_pct = a->mean > 0 ? r->change / a->mean * 100 : NAN;
+	r->lo = r->hi = r->noise = NAN;
+	r->verdict = !a->path || !b->path ? "-" : "untimed";
+	if (isnan(r->change))
+		return;
+	if (sd[0].nruns >= 2 && sd[1].nruns >= 2) {
+		/* Bootstrap over runs: resample each side's runs, pool, difference. */
+		double *d = malloc(DIFF_RESAMPLES * sizeof *d);
+		uint64_t x = 0x9e3779b97f4a7c15ull ^ r->id;
+		uint32_t got = 0;
+		for (uint32_t i = 0; d && i < DIFF_RESAMPLES; i++) {
+			double m[2];
+			for (int k = 0; k < 2; k++) {
+				double t = 0, n = 0;
+				for (uint32_t j = 0; j < sd[k].nruns; j++) {
+					uint32_t pick = (uint32_t)(rng_next(&x) % sd[k].nruns);
+					t += r->s[k].time[pick];
+					n += r->s[k].timed[pick];
+				}
+				m[k] = n > 0 ? t / n : NAN;
+			}
+			if (!isnan(m[0]) && !isnan(m[1]))
+				d[got++] = m[1] - m[0];
+		}
+		if (got) {
+			qsort(d, got, sizeof *d, by_double);
+			r->lo = d[(uint32_t)(0.025 * (got - 1))];
+			r->hi = d[(uint32_t)ceil(0.975 * (got - 1))];
+		}
+		free(d);
+	} else {
+		double se = sqrt(a->var / a->ntimed + b->var / b->ntimed);
+		r->lo = r->change - 1.96 * se;
+		r->hi = r->change + 1.96 * se;
+	}
+	/* Noise floor: how far A's own runs are from each other. */
+	double lo = INFINITY, hi = -INFINITY;
+	for (uint32_t i = 0; i < sd[0].nruns; i++) {
+		if (a->timed[i] <= 0)
+			continue;
+		double m = a->time[i] / a->timed[i];
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+	}
+	double spread = sd[0].nruns >= 2 && hi >= lo && a->mean > 0 ? (hi - lo) / a->mean * 100 : 0;
+	r->noise = spread > min_change ? spread : min_change;
+	if (r->lo > 0 && r->change_pct > r->noise)
+		r->verdict = "slower";
+	else if (r->hi < 0 && -r->change_pct > r->noise)
+		r->verdict = "faster";
+	else
+		r->verdict = "no clear change";
+}
+
+static int by_impact(const void *x, const void *y)
+{
+	const diff_row_t *a = x, *b = y;
+	double p = fabs(a->impact), q = fabs(b->impact);
+	if (p != q)
+		return p > q ? -1 : 1;
+	double c = a->s[0].count + a->s[1].count, d = b->s[0].count + b->s[1].count;
+	if (c != d)
+		return c > d ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static const pp_ppath_t *find(const pp_profile_t *p, uint64_t id)
+{
+	uint32_t lo = 0, hi = p->npaths;
+	while (lo < hi) {
+		uint32_t m = lo + (hi - lo) / 2;
+		if (p->paths[m].id < id)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < p->npaths && p->paths[lo].id == id ? &p->paths[lo] : NULL;
+}
+
+diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
+{
+	pp__map_t ids = {0};
+	uint32_t n = 0, cap = 0;
+	diff_row_t *rows = NULL;
+	for (int k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < sd[k].merged.npaths; i++) {
+			uint64_t id = sd[k].merged.paths[i].id;
+			uint32_t at;
+			if (pp__map_get(&ids, id, &at))
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				diff_row_t *m = realloc(rows, cap * sizeof *m);
+				if (!m)
+					goto oom;
+				rows = m;
+			}
+			memset(&rows[n], 0, sizeof rows[n]);
+			rows[n].id = id;
+			if (pp__map_put(&ids, id, n) != 0)
+				goto oom;
+			n++;
+		}
+	for (uint32_t r = 0; r < n; r++) {
+		for (int k = 0; k < 2; k++) {
+			diff_per_side_t *x = &rows[r].s[k];
+			x->prof = &sd[k].merged;
+			x->path = find(&sd[k].merged, rows[r].id);
+			x->time = calloc(sd[k].nruns, sizeof *x->time);
+			x->timed = calloc(sd[k].nruns, sizeof *x->timed);
+			if (!x->time || !x->timed)
+				goto oom;
+			for (uint32_t i = 0; i < sd[k].nruns; i++) {
+				const pp_ppath_t *q = find(&sd[k].runs[i], rows[r].id);
+				if (!q)
+					continue;
+				x->time[i] = diff_path_time_ns(&sd[k].runs[i], q);
+				x->timed[i] = path_timed(q);
+				x->count += (double)q->count;
+			}
+			x->count /= sd[k].nruns;
+		}
+		stats(&rows[r], sd, min_change);
+	}
+	pp__map_free(&ids);
+	if (n)
+		qsort(rows, n, sizeof *rows, by_impact);
+	*nrows = n;
+	return rows;
+oom:
+	pp__map_free(&ids);
+	for (uint32_t r = 0; r < n; r++)
+		for (int k = 0; k < 2; k++) {
+			free(rows[r].s[k].time);
+			free(rows[r].s[k].timed);
+		}
+	free(rows);
+	*nrows = 0;
+	return NULL;
+}
+
+void diff_rows_free(diff_row_t *rows, uint32_t n)
+{
+	for (uint32_t r = 0; r < n; r++)
+		for (int k = 0; k < 2; k++) {
+			free(rows[r].s[k].time);
+			free(rows[r].s[k].timed);
+		}
+	free(rows);
+}

@@ -1,0 +1,56 @@
+/* The statistics of `pathprof diff` (cmd_diff.c): per-path numbers of both
+ * sides, the 95% interval of the change (bootstrap over runs, or a normal
+ * bound from the histograms), the noise floor and the verdict. Kept apart from
+ * the command so the method reads on its own (docs/trace.md). */
+#ifndef PP_DIFF_STATS_H
+#define PP_DIFF_STATS_H
+
+#include <stdint.h>
+
+#include "profile.h"
+
+/* Bootstrap resamples per path; the text output names the number. */
+#define DIFF_RESAMPLES 2000
+
+/* One side of the comparison: a profile or a directory of repeated runs. */
+typedef struct diff_side {
+	const char *arg;
+	uint32_t nruns;
+	pp_profile_t *runs;
+	char **files;
+	pp_profile_t merged;
+	double total_ns; /* per run */
+} diff_side_t;
+
+/* One path's numbers on one side: per run time (ns) and timed events. */
+typedef struct diff_per_side {
+	const pp_profile_t *prof; /* merged */
+	const pp_ppath_t *path;   /* in merged, NULL when absent */
+	double *time, *timed;     /* per run */
+	double count;             /* mean per run */
+	double mean;              /* ns per timed event, pooled over runs; NAN if untimed */
+	double var;               /* per-event variance bound (ns^2) */
+	double ntimed;
+} diff_per_side_t;
+
+/* One path of either side: both sides' numbers, the change B - A (ns per
+ * event, %), its interval [lo, hi], the noise floor (%), impact and shares. */
+typedef struct diff_row {
+	uint64_t id;
+	diff_per_side_t s[2];
+	double change, change_pct, lo, hi, noise, impact, share[2];
+	const char *verdict;
+} diff_row_t;
+
+/* Total time of path q of p in ns: the sum of its segments' sums. */
+double diff_path_time_ns(const pp_profile_t *p, const pp_ppath_t *q);
+
+/* One row per id of either side with its per-run numbers, interval and
+ * verdict, sorted by impact (|B - A| of total time per run), then by count,
+ * then by id. *nrows gets the number; NULL when out of memory (or no paths).
+ * Free with diff_rows_free(). */
+diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change);
+
+void diff_rows_free(diff_row_t *rows, uint32_t n);
+
+#endif
