@@ -27,6 +27,8 @@
 #define NAME_MAX_BYTES 4000u
 
 static pthread_mutex_t namer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t namer_wake = PTHREAD_COND_INITIALIZER;
+static pthread_t namer_tid;
 static pthread_once_t namer_atfork_once = PTHREAD_ONCE_INIT;
 static pp__map_t named;        /* keys already published */
 static char *nbump, *nend;     /* current chunk of name records */
@@ -201,13 +203,19 @@ totals:
 
 static void *namer_main(void *arg)
 {
-	struct timespec d = {0, NAMER_MS * 1000000L};
-	for (;;) {
-		pthread_mutex_lock(&namer_lock);
+	pthread_mutex_lock(&namer_lock);
+	while (!finished) {
 		name_pass();
-		pthread_mutex_unlock(&namer_lock);
-		nanosleep(&d, NULL);
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += NAMER_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&namer_wake, &namer_lock, &until);
 	}
+	pthread_mutex_unlock(&namer_lock);
 	return arg;
 }
 
@@ -231,6 +239,7 @@ static void namer_atfork(void)
 void pp__shm_after_fork(void)
 {
 	pthread_mutex_init(&namer_lock, NULL);
+	pthread_cond_init(&namer_wake, NULL);
 	/* The parent's key set may be mid-update; leak it rather than trust it. */
 	memset(&named, 0, sizeof named);
 	nbump = nend = NULL;
@@ -239,20 +248,27 @@ void pp__shm_after_fork(void)
 }
 
 /* A normal exit: publish the last names, mark the segment finished, and
- * remove it unless asked to keep it. The namer stays locked out: nothing is
- * written into the segment's names after this. */
+ * remove it unless asked to keep it. The namer is then stopped and joined, so
+ * nothing is written into the segment's names after this and no thread of
+ * ours is left running while the process tears down. */
 static void shm_exit(void)
 {
 	pthread_mutex_lock(&namer_lock);
 	pp__shm_hdr_t *h = pp__arena.hdr;
-	if (!h || finished || !object_name[0])
-		return;
-	name_pass();
+	if (h && !finished && object_name[0]) {
+		name_pass();
+		__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
+		__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
+		if (!keep_at_exit)
+			shm_unlink(object_name);
+	}
 	finished = 1;
-	__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
-	__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
-	if (!keep_at_exit)
-		shm_unlink(object_name);
+	pthread_cond_signal(&namer_wake);
+	pthread_mutex_unlock(&namer_lock);
+	if (namer_running) {
+		pthread_join(namer_tid, NULL);
+		namer_running = 0;
+	}
 }
 
 static void program_name(char *buf, size_t n)
@@ -317,16 +333,12 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 		sigset_t all, old;
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		pthread_t tid;
-		pthread_attr_t a;
-		pthread_attr_init(&a);
-		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-		if (pthread_create(&tid, &a, namer_main, NULL) == 0)
+		/* Joinable: the exit handler stops and joins it. */
+		if (pthread_create(&namer_tid, NULL, namer_main, NULL) == 0)
 			namer_running = 1;
 		else
 			pp__warn("%s: cannot start the naming thread; names appear at exit only",
 				 object);
-		pthread_attr_destroy(&a);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 }
