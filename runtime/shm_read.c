@@ -190,7 +190,21 @@ typedef struct walk {
 	uint64_t base, limit;
 	char *err;
 	size_t errlen;
+	/* Every histogram count read so far. Kept below 2^64 (far out of a real
+	 * writer's reach), so no segment merged from several slabs overflows. */
+	uint64_t timed;
 } walk_t;
+
+/* Re-read used. The header was checked once, but a hostile writer can
+ * rewrite it at any time: the mapping's own size is the bound that holds. */
+static void refresh_limit(walk_t *w)
+{
+	uint64_t used = __atomic_load_n(&w->v->h->used, __ATOMIC_ACQUIRE);
+	uint64_t size = __atomic_load_n(&w->v->h->arena_size, __ATOMIC_RELAXED);
+	if (size > w->v->size)
+		size = w->v->size;
+	w->limit = used < size ? used : size;
+}
 
 /* Bytes [off, off + n) of the arena, or NULL when they were never handed out.
  * The limit is re-read so a reference published after the walk began (its
@@ -198,10 +212,7 @@ typedef struct walk {
 static const void *at_off(walk_t *w, uint64_t off, uint64_t n, uint64_t align)
 {
 	if (off < PP__ARENA_HDR_BYTES || (off & (align - 1)) || n > w->limit || off > w->limit - n) {
-		uint64_t used = __atomic_load_n(&w->v->h->used, __ATOMIC_ACQUIRE);
-		if (used > w->v->h->arena_size)
-			used = w->v->h->arena_size;
-		w->limit = used;
+		refresh_limit(w);
 		if (off < PP__ARENA_HDR_BYTES || (off & (align - 1)) || n > w->limit ||
 		    off > w->limit - n)
 			return NULL;
@@ -214,8 +225,7 @@ static int too_many(walk_t *w, uint64_t seen, uint64_t size)
 {
 	if (seen <= w->limit / size)
 		return 0;
-	uint64_t used = __atomic_load_n(&w->v->h->used, __ATOMIC_ACQUIRE);
-	w->limit = used < w->v->h->arena_size ? used : w->v->h->arena_size;
+	refresh_limit(w);
 	return seen > w->limit / size;
 }
 
@@ -246,9 +256,12 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 			return fail(w->err, w->errlen, "%s: name record at offset %llu lies outside the "
 				    "used %llu bytes", w->v->object, (unsigned long long)off,
 				    (unsigned long long)w->limit);
-		uint64_t tl = (uint64_t)r->name_len + r->file_len + 2;
+		/* Read once: the lengths checked are the lengths used. */
+		uint32_t name_len = __atomic_load_n(&r->name_len, __ATOMIC_RELAXED);
+		uint32_t file_len = __atomic_load_n(&r->file_len, __ATOMIC_RELAXED);
+		uint64_t tl = (uint64_t)name_len + file_len + 2;
 		const char *text = at_off(w, off + sizeof *r, tl, 1);
-		if (!text || text[r->name_len] || text[tl - 1])
+		if (!text || text[name_len] || text[tl - 1])
 			return fail(w->err, w->errlen, "%s: name record at offset %llu is damaged",
 				    w->v->object, (unsigned long long)off);
 		uint32_t dummy;
@@ -261,8 +274,8 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 				raw->names = m;
 			}
 			pp_name_t *n = &raw->names[raw->nnames];
-			n->name = strndup(text, r->name_len);
-			n->file = strndup(text + r->name_len + 1, r->file_len);
+			n->name = strndup(text, name_len);
+			n->file = strndup(text + name_len + 1, file_len);
 			n->line = r->line;
 			if (!n->name || !n->file) {
 				free(n->name);
@@ -296,6 +309,10 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 				    (unsigned long long)w->limit);
 		for (uint32_t i = 0; i < PP_HIST_SUB; i++) {
 			uint64_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
+			if (c > UINT64_MAX - w->timed)
+				return fail(w->err, w->errlen, "%s: histogram counts at offset %llu "
+					    "overflow 64 bits", w->v->object, (unsigned long long)ref << 7);
+			w->timed += c;
 			dense[r * PP_HIST_SUB + i] = c;
 			n += c;
 		}
@@ -348,7 +365,11 @@ static int add_raw_path(walk_t *w, pp_profile_t *raw, uint32_t *cap, const pp__p
 static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_stats_t *st)
 {
 	const pp__shm_hdr_t *h = w->v->h;
-	uint64_t nslabs = 0, npaths = 0;
+	/* keys and timing of the paths walked: a real writer's paths never
+	 * share bytes and each is walked once, so together they fit in used; a
+	 * segment whose paths overlap could otherwise make the walk quadratic
+	 * in its size. */
+	uint64_t nslabs = 0, npaths = 0, walked = 0;
 	uint32_t cap = 0;
 	uint32_t *names = malloc(MAX_DEPTH * sizeof *names);
 	if (!names)
@@ -396,6 +417,13 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 					  "used part of the mapping", w->v->object, (unsigned long long)pp);
 				break;
 			}
+			walked += (uint64_t)depth * (sizeof(uint64_t) + (g ? sizeof *g : 0));
+			if (too_many(w, walked, 1)) {
+				rc = fail(w->err, w->errlen, "%s: a list loops or paths overlap (their "
+					  "keys and timing exceed the used %llu bytes)", w->v->object,
+					  (unsigned long long)w->limit);
+				break;
+			}
 			uint32_t known = 0;
 			for (; known < depth && pp__map_get(by_key, p->keys[known], &names[known]); known++)
 				;
@@ -424,7 +452,7 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	if (pp__shm_check(v, err, errlen) != 0)
 		return -1;
 	const pp__shm_hdr_t *h = v->h;
-	walk_t w = {v, h->base, 0, err, errlen};
+	walk_t w = {v, h->base, 0, err, errlen, 0};
 	pp_profile_t raw = {0};
 	pp__map_t by_key = {0};
 	int rc = -1;
@@ -470,7 +498,11 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	raw.records = raw.drops_table + st->unnamed_records;
 	for (uint32_t i = 0; i < raw.npaths; i++)
 		raw.records += raw.paths[i].count;
-	rc = pp__profile_merge(p, &raw, err, errlen);
+	/* Slabs can hold the same path: their sum can still be refused. */
+	char why[256];
+	rc = pp__profile_merge(p, &raw, why, sizeof why);
+	if (rc != 0)
+		fail(err, errlen, "%s: %s", v->object, why);
 out:
 	sigaction(SIGBUS, &old, NULL);
 	pp__map_free(&by_key);
