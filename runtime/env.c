@@ -88,7 +88,9 @@ void pp__env_load(void)
 	s = getenv("PATHPROF_TRACE");
 	if (s && *s)
 		pp__trace_arm(s);
-	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 65536);
+	/* A path is at most as deep as the stack bound, and the profile file holds
+	 * paths up to 4096 deep (docs/file-format.md). */
+	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 4096);
 	pp__config.paths = env_number("PATHPROF_PATHS", pp__config.paths, 16, 1u << 26);
 	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);
 	pp__shm_env_load();

@@ -376,8 +376,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
-	uint8_t *buf;
-	size_t size;
+	uint8_t *buf = NULL;
+	size_t size = 0;
 	if (read_whole(path, &buf, &size, err, errlen))
 		return -1;
 	struct rd r = { .path = path, .err = err, .errlen = errlen, .buf = buf, .size = size };

@@ -90,7 +90,7 @@ number() {
 			default.paths "$var=$val"
 	done
 }
-number PATHPROF_DEPTH 2 65536 256 deep -1 0 1 65537 99999999999999999999999 ' 4' '+4' 4x 0x10 1e3 4.0
+number PATHPROF_DEPTH 2 4096 256 deep -1 0 1 4097 99999999999999999999999 ' 4' '+4' 4x 0x10 1e3 4.0
 number PATHPROF_PATHS 16 67108864 65536 many -16 15 67108865 18446744073709551616 '+16' ' 16' 16k
 number PATHPROF_ARENA_MB 16 4194304 65536 big -1 15 4194305 18446744073709551616 '+64' 64M
 
@@ -117,7 +117,7 @@ run "pathprof: trace $work/no/such/dir/t.trace: cannot create: No such file or d
 
 # Several bad variables at once: one line each, in a fixed order.
 run "pathprof: PATHPROF_TIMING=x: expected off, on or sample:N (N >= 1); using off
-pathprof: PATHPROF_DEPTH=x: expected a whole number from 2 to 65536; using 256
+pathprof: PATHPROF_DEPTH=x: expected a whole number from 2 to 4096; using 256
 pathprof: PATHPROF_SHM_KEEP=x: expected 0 or 1; using 0" default.paths \
 	PATHPROF_SHM_KEEP=x PATHPROF_DEPTH=x PATHPROF_TIMING=x
 
