@@ -205,35 +205,36 @@ PP_INLINE void return_chain(xstack_t *x, uintptr_t slot)
 	drop_stale(x, slot, 1);
 }
 
-static PP_NOINSTR void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
+/* Shared start of an exit and a tail jump: the open frame (1-based) that
+ * fid leaves, with everything above it closed; 0 when the event is settled
+ * here (a frame beyond the bound, or no open frame matches). */
+PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	if (x->excess) {
 		x->excess--;
 		pp__leave((uint64_t)fid, PP_FE_XRAY);
-		return;
+		return 0;
 	}
 	uint32_t i = find_open(x, fid, slot);
 	if (!i) {
 		drop_stale(x, slot, 1);
-		return;
+		return 0;
 	}
 	close_above(x, i);
-	return_chain(x, slot);
+	return i;
+}
+
+static PP_NOINSTR void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	if (settle(x, fid, slot))
+		return_chain(x, slot);
 }
 
 static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 {
-	if (x->excess) {
-		x->excess--;
-		pp__leave((uint64_t)fid, PP_FE_XRAY);
+	uint32_t i = settle(x, fid, slot);
+	if (!i)
 		return;
-	}
-	uint32_t i = find_open(x, fid, slot);
-	if (!i) {
-		drop_stale(x, slot, 1);
-		return;
-	}
-	close_above(x, i);
 	xframe_t *f = &x->f[i - 1];
 	if (!calibrated) {
 		f->tail = TAIL_UNKNOWN;
