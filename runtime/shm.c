@@ -240,7 +240,10 @@ void pp__shm_after_fork(void)
 {
 	pthread_mutex_init(&namer_lock, NULL);
 	pthread_cond_init(&namer_wake, NULL);
-	/* The parent's key set may be mid-update; leak it rather than trust it. */
+	/* The parent's key set may be mid-update: abandon it rather than trust
+	 * it, but keep it reachable (a leak checker must not report it). */
+	static pp__map_t abandoned;
+	abandoned = named;
 	memset(&named, 0, sizeof named);
 	nbump = nend = NULL;
 	object_name[0] = '\0';
