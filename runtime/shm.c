@@ -31,6 +31,7 @@ static pthread_cond_t namer_wake = PTHREAD_COND_INITIALIZER;
 static pthread_t namer_tid;
 static pthread_once_t namer_atfork_once = PTHREAD_ONCE_INIT;
 static pp__map_t named;        /* keys already published */
+static pp__map_t abandoned_named __attribute__((used)); /* a forked parent's, see after_fork */
 static char *nbump, *nend;     /* current chunk of name records */
 static char object_name[300];  /* "" when not exporting */
 static int keep_at_exit;
@@ -242,8 +243,7 @@ void pp__shm_after_fork(void)
 	pthread_cond_init(&namer_wake, NULL);
 	/* The parent's key set may be mid-update: abandon it rather than trust
 	 * it, but keep it reachable (a leak checker must not report it). */
-	static pp__map_t abandoned;
-	abandoned = named;
+	abandoned_named = named;
 	memset(&named, 0, sizeof named);
 	nbump = nend = NULL;
 	object_name[0] = '\0';
