@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *o = val[V_OUT];
 	if (o && *o && strlen(o) < sizeof pp__g.out ? strcmp(pp__g.out, o) : strcmp(pp__g.out, out0))
 		fz_fail("PATHPROF_OUT=%s gave '%s'", o, pp__g.out);
-	check_number(vars[V_DEPTH], val[V_DEPTH], pp__config.depth, config0.depth, 2, 65536);
+	check_number(vars[V_DEPTH], val[V_DEPTH], pp__config.depth, config0.depth, 2, 4096);
 	check_number(vars[V_PATHS], val[V_PATHS], pp__config.paths, config0.paths, 16, 1u << 26);
 	check_number(vars[V_ARENA], val[V_ARENA], pp__config.arena_mb, config0.arena_mb, 16, 1u << 22);
 
