@@ -31,7 +31,7 @@ python=${E2E_PYTHON:-python3}
 . "$root/tests/e2e/lib.sh"
 fetch_sqlite || exit 1
 
-work=$build/tests/e2e/work
+work=$build/tests/e2e/runs
 # two compiles at a time
 # shellcheck disable=SC2086
 set -- $base_builds $e2e_builds

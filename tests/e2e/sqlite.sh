@@ -38,7 +38,7 @@ if ! fetch_sqlite; then
 	exit 1
 fi
 
-work=$build/tests/e2e/work
+work=$build/tests/e2e/runs
 mkdir -p "$work" || exit 1
 fails=0
 row() # BUILD CHECK STATUS [DETAIL]
