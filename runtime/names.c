@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include <pathprof/frontend.h>
+#include "map.h"
 #include "runtime.h"
+#include "slab.h"
 #include "symbolize.h"
 
 struct table_ref {
@@ -23,6 +25,10 @@ static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct table_ref *tables;
 static size_t ntables, cap_tables;
 static uint64_t (*key_address[PP_FE_COUNT])(uint64_t);
+/* Names of keys whose library was unloaded (modules.c), in our own memory. */
+static pp__map_t retired;
+static pp_name_t *retired_names;
+static uint32_t nretired, cap_retired;
 
 void pp_register_names(int fe, const pp_name_entry_t *table, uint32_t n)
 {
@@ -117,6 +123,15 @@ const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **fi
 {
 	*file = "";
 	*line = 0;
+	uint32_t ri;
+	pthread_mutex_lock(&names_lock);
+	int gone = pp__map_get(&retired, key, &ri);
+	pthread_mutex_unlock(&names_lock);
+	if (gone) {
+		*file = retired_names[ri].file;
+		*line = retired_names[ri].line;
+		return retired_names[ri].name;
+	}
 	switch (fe) {
 	case PP_FE_RAII: {
 		const pp_site_t *site = (const pp_site_t *)(uintptr_t)key;
@@ -145,4 +160,94 @@ const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **fi
 	}
 	snprintf(r->buf, sizeof r->buf, "%s:0x%llx", pp__frontend_name(fe), (unsigned long long)key);
 	return r->buf;
+}
+
+/* The code address a key names, for the front-ends whose keys are addresses
+ * (0 when it has none: plugin hashes, untranslatable xray ids). */
+static uint64_t key_addr(int fe, uint64_t key)
+{
+	if (fe == PP_FE_RAII || fe == PP_FE_CYG)
+		return key;
+	if (fe == PP_FE_XRAY && key_address[fe])
+		return key_address[fe](key);
+	return 0;
+}
+
+struct retire_walk {
+	pp__resolver_t *res;
+	int fe;
+	uintptr_t lo, hi;
+};
+
+static void retire_key(void *ctx, uint64_t key)
+{
+	struct retire_walk *w = ctx;
+	uint64_t a = key_addr(w->fe, key);
+	uint32_t ri;
+	if (a < w->lo || a >= w->hi)
+		return;
+	pthread_mutex_lock(&names_lock);
+	int known = pp__map_get(&retired, key, &ri);
+	pthread_mutex_unlock(&names_lock);
+	if (known)
+		return;
+	const char *file;
+	uint32_t line;
+	const char *name = pp__resolve(w->res, w->fe, key, &file, &line);
+	pp_name_t n = {strdup(name), strdup(file), line};
+	pthread_mutex_lock(&names_lock);
+	if (nretired == cap_retired) {
+		uint32_t c = cap_retired ? cap_retired * 2 : 64;
+		pp_name_t *m = realloc(retired_names, c * sizeof *m);
+		if (m) {
+			retired_names = m;
+			cap_retired = c;
+		}
+	}
+	if (n.name && n.file && nretired < cap_retired &&
+	    pp__map_put(&retired, key, nretired) == 0) {
+		retired_names[nretired++] = n;
+		n.name = n.file = NULL;
+	}
+	pthread_mutex_unlock(&names_lock);
+	free(n.name);
+	free(n.file);
+}
+
+/* A name table in [lo, hi) is about to be unmapped: copy it. On failure the
+ * table is forgotten, so its keys get stand-in names, never a dangling read. */
+static void retire_tables(uintptr_t lo, uintptr_t hi)
+{
+	pthread_mutex_lock(&names_lock);
+	for (size_t i = 0; i < ntables; i++) {
+		uintptr_t t = (uintptr_t)tables[i].table;
+		if (t < lo || t >= hi)
+			continue;
+		uint32_t n = tables[i].n;
+		pp_name_entry_t *copy = calloc(n ? n : 1, sizeof *copy);
+		for (uint32_t j = 0; copy && j < n; j++) {
+			copy[j].key = tables[i].table[j].key;
+			copy[j].name = strdup(tables[i].table[j].name);
+			if (!copy[j].name) {
+				while (j--)
+					free((char *)copy[j].name);
+				free(copy);
+				copy = NULL;
+			}
+		}
+		tables[i].table = copy;
+		tables[i].n = copy ? n : 0;
+	}
+	pthread_mutex_unlock(&names_lock);
+}
+
+void pp__names_retire(uintptr_t lo, uintptr_t hi)
+{
+	retire_tables(lo, hi);
+	struct retire_walk w = {pp__resolver_open(), __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED),
+				lo, hi};
+	if (!w.res)
+		return;
+	pp__slab_for_each_key(retire_key, &w);
+	pp__resolver_close(w.res);
 }

@@ -53,6 +53,10 @@ pp__resolver_t *pp__resolver_open(void);
 const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **file,
 			uint32_t *line);
 void pp__resolver_close(pp__resolver_t *r);
+/* The library mapped at [lo, hi) is going away (modules.c): name every key
+ * the slabs hold in it and copy its name tables, so that naming never reads
+ * it again. */
+void pp__names_retire(uintptr_t lo, uintptr_t hi);
 
 /* Install the at-exit dump once. */
 void pp__hook_exit(void);

@@ -340,6 +340,14 @@ pp__slab_t *pp__slab_first(void)
 	return __atomic_load_n(&all_slabs, __ATOMIC_ACQUIRE);
 }
 
+void pp__slab_for_each_key(void (*fn)(void *ctx, uint64_t key), void *ctx)
+{
+	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all)
+		for (pp__path_t *p = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); p; p = p->next)
+			for (uint32_t i = 0; i < p->depth; i++)
+				fn(ctx, p->keys[i]);
+}
+
 /* Lock-free: the live naming thread calls this while holding its own lock,
  * and registration takes that lock under slab_lock (lock order). */
 uint64_t pp__threads_seen(void)

@@ -92,6 +92,9 @@ pp__slab_t *pp__slab_first(void);
 /* Zero every count and histogram in every slab. */
 void pp__slab_reset_all(void);
 
+/* Call fn(ctx, key) for every key of every path of every slab (keys repeat). */
+void pp__slab_for_each_key(void (*fn)(void *ctx, uint64_t key), void *ctx);
+
 /* Number of threads that ever registered. */
 uint64_t pp__threads_seen(void);
 

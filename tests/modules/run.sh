@@ -1,0 +1,36 @@
+#!/bin/sh
+# A gated library dlopened, run, dlclosed, loaded again at another address and
+# dlclosed again; the profile written at exit must name and count every path
+# exactly, and the host must exit 0 (issue: the exit-time dump read the
+# unmapped library). xray: LLVM 14 cannot patch a library's sleds, so the
+# library must load and run ungated (docs/xray.md).
+# usage: run.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
+set -eu
+wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-mod.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+PKG_CONFIG_PATH=$build/meson-uninstalled
+export PKG_CONFIG_PATH
+def=''
+case $via in
+raii) def=-DUSE_RAII ;;
+plugin) def=-DUSE_PLUGIN ;;
+esac
+# shellcheck disable=SC2086 # def is one flag or none
+"$wrapper" --via="$via" "$cc" -O2 $def -fPIC -shared "$src/libg.c" -o "$work/libg.so"
+"$cc" -O2 -fPIC -shared "$src/libg.c" -o "$work/libfill.so"
+# shellcheck disable=SC2086
+"$wrapper" --via="$via" "$cc" -O2 $def "$src/host.c" -o "$work/host" -ldl
+moved=$(cd "$work" && PATHPROF_XRAY=all PATHPROF_OUT="$work/out.pathprof" ./host ./libg.so ./libfill.so)
+[ "$moved" = moved ] || { echo "run.sh: the second load did not move ($moved)" >&2; exit 1; }
+"$pathprof" report --format paths "$work/out.pathprof" >"$work/got"
+if [ "$via" = xray ]; then
+	expected='1|main'
+else
+	expected='4000|main>g_run>g_mid>g_leaf'
+fi
+if [ "$(cat "$work/got")" != "$expected" ]; then
+	echo "run.sh: $via $cc: expected '$expected', got:" >&2
+	cat "$work/got" >&2
+	exit 1
+fi
