@@ -23,12 +23,20 @@
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Paths and nodes are gathered alike into one of two lists. */
+typedef struct clist {
+	pp_ppath_t **items;
+	uint32_t *n;
+	uint32_t cap;
+	pp__map_t ids; /* stable id -> index */
+} clist_t;
+
 typedef struct collect {
 	pp_profile_t *p;
 	pp__resolver_t *res;
 	pp__map_t key_names; /* key -> name index */
-	pp__map_t id_paths;  /* stable id -> path index */
-	uint32_t cap_names, cap_paths;
+	uint32_t cap_names;
+	clist_t paths, nodes;
 } collect_t;
 
 static char *xstrdup(const char *s)
@@ -79,8 +87,8 @@ static int name_index(collect_t *c, int fe, uint64_t key, uint32_t *out)
 	return pp__map_put(&c->key_names, key, *out);
 }
 
-/* A consistent snapshot of one hot-path segment: the count is taken from
- * the buckets themselves, so a writer racing with us cannot make the total
+/* A consistent snapshot of one node's timing: the count is taken from the
+ * buckets themselves, so a writer racing with us cannot make the total
  * disagree with the histogram. */
 static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 {
@@ -106,72 +114,69 @@ static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 	return pp__seg_from_dense(dst, n, g->sum, min, max, dense);
 }
 
-static int add_path(collect_t *c, int fe, const pp__path_t *rp)
+/* Add (names of keys, count, self, incl) to list l, merging by stable id;
+ * incl is taken over (zeroed in the caller's hands). */
+static int add_entry(collect_t *c, clist_t *l, int fe, const uint64_t *keys, uint32_t depth,
+		     uint64_t count, uint64_t self, pp_seg_t *incl)
 {
 	pp_profile_t *p = c->p;
-	uint64_t count = rp->count;
-	const pp__segrt_t *g = __atomic_load_n((pp__segrt_t **)&rp->seg, __ATOMIC_ACQUIRE);
-	if (!count)
-		return 0;
-	uint32_t depth = rp->depth;
 	uint32_t *names = malloc(depth * sizeof *names);
 	const char **strs = malloc(depth * sizeof *strs);
-	pp_seg_t *segs = g ? calloc(depth, sizeof *segs) : NULL;
 	int rc = -1;
-	if (!names || !strs || (g && !segs))
+	if (!names || !strs)
 		goto out;
 	for (uint32_t i = 0; i < depth; i++)
-		if (name_index(c, fe, rp->keys[i], &names[i]) != 0)
+		if (name_index(c, fe, keys[i], &names[i]) != 0)
 			goto out;
 	for (uint32_t i = 0; i < depth; i++)
 		strs[i] = p->names[names[i]].name;
-	for (uint32_t i = 0; g && i < depth; i++)
-		if (seg_snapshot(&segs[i], &g[i]) != 0)
-			goto out;
 	uint64_t id = pp__path_id(strs, depth);
 	uint32_t at;
-	if (pp__map_get(&c->id_paths, id, &at)) {
-		pp_ppath_t *q = &p->paths[at];
+	if (pp__map_get(&l->ids, id, &at)) {
+		pp_ppath_t *q = &(*l->items)[at];
+		rc = 0;
 		if (q->depth != depth) {
 			/* A 64-bit id collision between different paths: keep the
 			 * first, count the other as dropped rather than mix them. */
 			p->drops_table += count;
-			rc = 0;
 			goto out;
 		}
 		q->count += count;
-		if (segs && !q->segs) {
-			q->segs = calloc(depth, sizeof *q->segs);
-			if (!q->segs)
-				goto out;
-		}
-		for (uint32_t i = 0; segs && i < depth; i++)
-			if (pp__seg_merge(&q->segs[i], &segs[i]) != 0)
-				goto out;
-		rc = 0;
+		q->self += self;
+		rc = pp__seg_merge(&q->incl, incl);
 		goto out;
 	}
-	if (p->npaths == c->cap_paths) {
-		uint32_t cap = c->cap_paths ? c->cap_paths * 2 : 256;
-		pp_ppath_t *m = realloc(p->paths, cap * sizeof *m);
+	if (*l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 256;
+		pp_ppath_t *m = realloc(*l->items, cap * sizeof *m);
 		if (!m)
 			goto out;
-		p->paths = m;
-		c->cap_paths = cap;
+		*l->items = m;
+		l->cap = cap;
 	}
-	if (pp__map_put(&c->id_paths, id, p->npaths) != 0)
+	if (pp__map_put(&l->ids, id, *l->n) != 0)
 		goto out;
-	p->paths[p->npaths++] = (pp_ppath_t){id, count, depth, names, segs};
+	(*l->items)[(*l->n)++] = (pp_ppath_t){id, count, depth, names, self, *incl};
+	memset(incl, 0, sizeof *incl);
 	names = NULL;
-	segs = NULL;
 	rc = 0;
 out:
-	if (segs)
-		for (uint32_t i = 0; i < depth; i++)
-			pp__seg_free(&segs[i]);
-	free(segs);
 	free(names);
 	free(strs);
+	return rc;
+}
+
+/* One runtime record: a path when it ended leaves, a node when it was timed. */
+static int add_record(collect_t *c, int fe, const pp__path_t *rp)
+{
+	const pp__segrt_t *g = __atomic_load_n((pp__segrt_t **)&rp->seg, __ATOMIC_ACQUIRE);
+	pp_seg_t none = {0}, incl = {0};
+	int rc = 0;
+	if (rp->count)
+		rc = add_entry(c, &c->paths, fe, rp->keys, rp->depth, rp->count, 0, &none);
+	if (rc == 0 && g && (rc = seg_snapshot(&incl, g)) == 0 && incl.count)
+		rc = add_entry(c, &c->nodes, fe, rp->keys, rp->depth, 0, g->self, &incl);
+	pp__seg_free(&incl);
 	return rc;
 }
 
@@ -179,7 +184,9 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 {
 	pp__init();
 	memset(p, 0, sizeof *p);
-	collect_t c = {.p = p, .res = pp__resolver_open()};
+	collect_t c = {.p = p, .res = pp__resolver_open(),
+		       .paths = {.items = &p->paths, .n = &p->npaths},
+		       .nodes = {.items = &p->nodes, .n = &p->nnodes}};
 	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	p->version = PP_PROFILE_VERSION;
 	p->frontend = xstrdup(pp__frontend_name(fe));
@@ -198,9 +205,10 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->drops_table += s->drops_table;
 		p->drops_depth += s->drops_depth;
 		p->unmatched += s->unmatched;
+		p->drops_time += s->drops_time;
 		for (pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q && rc == 0;
 		     q = q->next)
-			rc = add_path(&c, fe, q);
+			rc = add_record(&c, fe, q);
 	}
 	if (rc == 0)
 		rc = pp__profile_canonical(p);
@@ -209,7 +217,8 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->records += p->paths[i].count;
 	pp__resolver_close(c.res);
 	pp__map_free(&c.key_names);
-	pp__map_free(&c.id_paths);
+	pp__map_free(&c.paths.ids);
+	pp__map_free(&c.nodes.ids);
 	if (rc != 0) {
 		snprintf(err, errlen, "out of memory while merging the profile");
 		pp__profile_free(p);

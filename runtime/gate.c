@@ -1,6 +1,6 @@
 /* The out-of-line halves of the gate: thread registration and depth overflow
- * (enter_slow/leave_slow), first sight of a path (path_miss) and the timing
- * of a leaf record (record_times). Each is reached at most once per event or
+ * (enter_slow/leave_slow), first sight of a node (node_get) and the timing
+ * of every exit of a timed event (pp__exit_timed). Each is reached at most once per event or
  * per new path, so clarity wins over cycles here. A re-entrancy flag keeps a
  * signal handler that runs gated code from corrupting a half-done insert: the
  * nested record is dropped and counted instead. */
@@ -183,8 +183,7 @@ static void traced_enter(pp__tls_t *t, uint64_t key)
 static void traced_leave(pp__tls_t *t)
 {
 	int rec = pp__trace_begin(t->trace);
-	uint32_t d = t->depth - 1;
-	int timed = !t->excess && t->depth && !t->stack[d].child && t->timing_now;
+	int timed = !t->excess && t->depth && t->timing_now;
 	uint64_t at = timed ? pp_ticks() : 0;
 	if (rec)
 		pp__trace_put(t->trace, timed ? PP_EV_LEAVE_T : PP_EV_LEAVE, 0, at);
@@ -259,7 +258,11 @@ void pp__leave_slow(uint64_t key, int fe)
 		t->excess--;
 }
 
-static pp__path_t *path_miss(pp__tls_t *t, uint32_t d)
+/* The node named by the running hash (its gate open at depth d), inserted
+ * at first sight with a count of 0. NULL when the table or the arena is full
+ * or when a signal handler interrupted an insert (the caller counts the
+ * drop). */
+static pp__path_t *node_get(pp__tls_t *t, uint32_t d)
 {
 	pp__slab_t *s = slab_of(t);
 	uint64_t h = t->hash;
@@ -268,36 +271,31 @@ static pp__path_t *path_miss(pp__tls_t *t, uint32_t d)
 	for (uint64_t i = pp__slot_index(h, mask), n = 0; n <= mask; i++, n++) {
 		pp__slot_t *c = t->table + (i & mask);
 		uint64_t ch = c->hash;
-		if (ch == h) {
-			c->path->count++;
+		if (ch == h)
 			return c->path;
-		}
 		if (ch == 0) {
 			slot = c;
 			break;
 		}
 	}
-	if (in_slow || !slot || s->npaths >= s->capacity || h == 0) {
-		s->drops_table++;
+	if (in_slow || !slot || s->npaths >= s->capacity || h == 0)
 		return NULL;
-	}
 	in_slow = 1;
 	int saved = errno;
-	/* The path runs from the innermost frame entered with the seed hash
-	 * (the event's root) up to this leaf. */
+	/* The node's prefix runs from the innermost frame entered with the
+	 * seed hash (the event's root) up to depth d. */
 	uint32_t r = d;
 	while (r > 0 && t->stack[r].hash_before != PP__SEED)
 		r--;
 	uint32_t depth = d - r + 1;
 	pp__path_t *p = pp__slab_alloc(s, sizeof(*p) + depth * sizeof(uint64_t), 0);
 	if (!p) {
-		s->drops_table++;
 		in_slow = 0;
 		errno = saved;
 		return NULL;
 	}
 	p->hash = h;
-	p->count = 1;
+	p->count = 0;
 	p->depth = depth;
 	p->flags = 0;
 	p->seg = NULL;
@@ -305,7 +303,7 @@ static pp__path_t *path_miss(pp__tls_t *t, uint32_t d)
 		p->keys[i] = t->stack[r + i].key;
 	p->next = s->head;
 	s->npaths++;
-	/* Readers walk the list and the table concurrently: publish a path only
+	/* Readers walk the list and the table concurrently: publish a node only
 	 * once it is whole. */
 	__atomic_store_n(&s->head, p, __ATOMIC_RELEASE);
 	slot->path = p;
@@ -315,78 +313,61 @@ static pp__path_t *path_miss(pp__tls_t *t, uint32_t d)
 	return p;
 }
 
-/* Allocate a histogram row (cold: once per octave a segment ever sees).
+/* Allocate a histogram row (cold: once per octave a node ever sees).
  * Allocation is the one thing a re-entrant call must not interleave with. */
 static PP_COLD uint32_t new_row(pp__slab_t *s, pp__segrt_t *g, uint32_t row)
 {
-	if (in_slow) {
-		s->drops_time++;
+	if (in_slow)
 		return 0;
-	}
 	in_slow = 1;
 	int saved = errno;
 	void *m = pp__slab_alloc(s, PP__ROW_BYTES, 1);
 	errno = saved;
 	in_slow = 0;
-	if (!m) {
-		s->drops_time++;
+	if (!m)
 		return 0;
-	}
 	uint32_t ref = pp__arena_ref(m);
 	__atomic_store_n(&g->rows[row], ref, __ATOMIC_RELEASE);
 	return ref;
 }
 
-static PP_COLD pp__segrt_t *new_segs(pp__slab_t *s, pp__path_t *p)
+static PP_COLD pp__segrt_t *new_timing(pp__slab_t *s, pp__path_t *p)
 {
-	if (in_slow) {
-		s->drops_time++;
+	if (in_slow)
 		return NULL;
-	}
 	in_slow = 1;
 	int saved = errno;
-	pp__segrt_t *g = pp__slab_alloc(s, p->depth * sizeof(pp__segrt_t), 0);
+	pp__segrt_t *g = pp__slab_alloc(s, sizeof(pp__segrt_t), 0);
 	errno = saved;
 	in_slow = 0;
-	if (!g) {
-		s->drops_time++;
+	if (!g)
 		return NULL;
-	}
-	for (uint32_t i = 0; i < p->depth; i++)
-		g[i].min = UINT64_MAX;
+	g->min = UINT64_MAX;
 	__atomic_store_n(&p->seg, (struct pp__seg *)g, __ATOMIC_RELEASE);
 	return g;
 }
 
-/* Segment i of a path is the time from entering stage i to entering stage
- * i+1; the leaf's segment ends at its return (now). ~15 instructions per
- * segment: bucket (clz, shift, mask), row lookup, five updates. */
-static void record_times(pp__tls_t *t, pp__path_t *p, uint32_t d, uint64_t now)
+/* One timed exit into its node: ~20 instructions (bucket: clz, shift, mask;
+ * row lookup; count, sum, self, min, max). 0, or -1 when there was no
+ * memory for it. */
+static int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl, uint64_t self)
 {
-	pp__slab_t *s = slab_of(t);
 	pp__segrt_t *g = (pp__segrt_t *)p->seg;
-	if (PP_UNLIKELY(!g) && !(g = new_segs(s, p)))
-		return;
-	char *base = pp__arena.base;
-	uint32_t depth = p->depth;
-	const pp__frame_t *f = t->stack + (d + 1 - depth);
-	for (uint32_t i = 0; i < depth; i++, g++) {
-		uint64_t end = i + 1 < depth ? f[i + 1].t : now;
-		/* Clocks that step back (migration across unsynchronised
-		 * sockets) give 0 rather than a huge unsigned value. */
-		uint64_t v = end > f[i].t ? end - f[i].t : 0;
-		uint32_t b = pp__hist_bucket(v);
-		uint32_t ref = g->rows[b / PP_HIST_SUB];
-		if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, b / PP_HIST_SUB)))
-			continue;
-		((uint64_t *)(base + ((size_t)ref << 7)))[b % PP_HIST_SUB]++;
-		g->count++;
-		g->sum += v;
-		if (v < g->min)
-			g->min = v;
-		if (v > g->max)
-			g->max = v;
-	}
+	if (PP_UNLIKELY(!g) && !(g = new_timing(s, p)))
+		return -1;
+	uint32_t b = pp__hist_bucket(incl);
+	uint32_t ref = g->rows[b / PP_HIST_SUB];
+	if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, b / PP_HIST_SUB)))
+		return -1;
+	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[b % PP_HIST_SUB]++;
+	g->count++;
+	g->sum += incl;
+	g->self += self;
+	if (incl < g->min)
+		g->min = incl;
+	if (incl > g->max)
+		g->max = incl;
+	return 0;
 }
 
 /* A new event starts from an empty stack: frames still open below are
@@ -437,22 +418,39 @@ static inline void finish_pop(pp__tls_t *t, uint32_t d)
 
 void pp__leaf_miss(pp__tls_t *t, uint32_t d)
 {
-	path_miss(t, d);
+	pp__path_t *p = node_get(t, d);
+	if (p)
+		p->count++;
+	else
+		slab_of(t)->drops_table++;
 	finish_pop(t, d);
 }
 
-void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now)
+/* Every exit of a timed event: the gate's inclusive time (exit - entry) and
+ * self time (inclusive - its gated children's inclusive) go to its node, and
+ * its inclusive time to its parent's children, so that the self times of an
+ * event add up to its root's inclusive time exactly. An event's root (entered
+ * with the seed hash) has no parent in the event: the frame below it, if
+ * any, is one a signal handler interrupted. Clocks that step back (migration
+ * across unsynchronised sockets) give 0, never a huge unsigned value. */
+void pp__exit_timed(pp__tls_t *t, uint32_t d, uint64_t now)
 {
+	pp__frame_t *f = t->stack + d;
+	uint64_t incl = now > f->t ? now - f->t : 0;
+	uint64_t self = incl > f->kids ? incl - f->kids : 0;
+	if (f->hash_before != PP__SEED)
+		f[-1].kids += incl;
 	uint64_t h = t->hash;
-	pp__slot_t *s = t->table + pp__slot_index(h, t->mask);
-	pp__path_t *p;
-	if (PP_LIKELY(s->hash == h)) {
-		p = s->path;
-		p->count++;
+	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
+	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : node_get(t, d);
+	pp__slab_t *s = slab_of(t);
+	if (!p) {
+		s->drops_table += !f->child;
+		s->drops_time++;
 	} else {
-		p = path_miss(t, d);
+		p->count += !f->child;
+		if (record_time(s, p, incl, self) != 0)
+			s->drops_time++;
 	}
-	if (p)
-		record_times(t, p, d, now);
 	finish_pop(t, d);
 }

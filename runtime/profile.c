@@ -41,6 +41,48 @@ uint64_t pp__profile_stored_id(const pp_profile_t *p, const pp_ppath_t *pp, cons
 	return pp__path_id(scratch, pp->depth);
 }
 
+const pp_pnode_t *pp__profile_node(const pp_profile_t *p, uint64_t id)
+{
+	uint32_t lo = 0, hi = p->nnodes;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t m = p->nodes[mid].id;
+		if (m == id)
+			return &p->nodes[mid];
+		if (m < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const pp_pnode_t *pp__profile_stage(const pp_profile_t *p, const pp_ppath_t *q, uint32_t i)
+{
+	const char *names[64];
+	if (i >= q->depth)
+		return NULL;
+	if (i + 1 == q->depth)
+		return pp__profile_node(p, q->id);
+	const char **v = i < 64 ? names : malloc((i + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (uint32_t k = 0; k <= i; k++)
+		v[k] = q->names[k] < p->nnames && p->names[q->names[k]].name ? p->names[q->names[k]].name : "?";
+	const pp_pnode_t *n = pp__profile_node(p, pp__path_id(v, i + 1));
+	if (v != names)
+		free(v);
+	return n;
+}
+
+uint64_t pp__profile_gated_ticks(const pp_profile_t *p)
+{
+	uint64_t t = 0;
+	for (uint32_t i = 0; i < p->nnodes; i++)
+		t = p->nodes[i].self > UINT64_MAX - t ? UINT64_MAX : t + p->nodes[i].self;
+	return t;
+}
+
 double pp__ticks_ns(const pp_profile_t *p, uint64_t ticks)
 {
 	if (p && isfinite(p->ticks_per_ns) && p->ticks_per_ns > 0)
@@ -59,14 +101,14 @@ void pp__profile_free(pp_profile_t *p)
 		free(p->names[i].file);
 	}
 	free(p->names);
-	for (uint32_t i = 0; p->paths && i < p->npaths; i++) {
-		pp_ppath_t *pp = &p->paths[i];
-		free(pp->names);
-		for (uint32_t k = 0; pp->segs && k < pp->depth; k++)
-			pp__seg_free(&pp->segs[k]);
-		free(pp->segs);
-	}
+	for (uint32_t i = 0; p->paths && i < p->npaths; i++)
+		free(p->paths[i].names);
 	free(p->paths);
+	for (uint32_t i = 0; p->nodes && i < p->nnodes; i++) {
+		free(p->nodes[i].names);
+		pp__seg_free(&p->nodes[i].incl);
+	}
+	free(p->nodes);
 	memset(p, 0, sizeof *p);
 }
 
@@ -112,6 +154,49 @@ static int check_seg(const pp_seg_t *s, char *msg, size_t len)
 	return 0;
 }
 
+/* Paths or nodes: depths, name indices, ids, histograms; nodes sorted by
+ * id with no id twice, so that lookups by id (pp__profile_node) are exact. */
+static int check_list(const pp_profile_t *p, const pp_ppath_t *list, uint32_t n, const char *what,
+		      int sorted, int check_ids, const char **scratch, char *msg, size_t len)
+{
+	if (n && !list) {
+		snprintf(msg, len, "%s array missing", what);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const pp_ppath_t *pp = &list[i];
+		if (pp->depth == 0 || pp->depth > MAX_DEPTH || !pp->names) {
+			snprintf(msg, len, "%s %u: depth %u outside 1..%u", what, i, pp->depth, MAX_DEPTH);
+			return -1;
+		}
+		for (uint32_t k = 0; k < pp->depth; k++) {
+			if (pp->names[k] >= p->nnames) {
+				snprintf(msg, len, "%s %u: name index %u out of range (%u names)", what, i,
+					 pp->names[k], p->nnames);
+				return -1;
+			}
+		}
+		if (check_ids) {
+			uint64_t id = pp__profile_stored_id(p, pp, scratch);
+			if (id != pp->id) {
+				snprintf(msg, len, "%s %u: id %016llx does not match its names (%016llx)", what,
+					 i, (unsigned long long)pp->id, (unsigned long long)id);
+				return -1;
+			}
+		}
+		if (sorted && i && pp->id <= list[i - 1].id) {
+			snprintf(msg, len, "%s %u: ids not strictly increasing", what, i);
+			return -1;
+		}
+		char why[160];
+		if (check_seg(&pp->incl, why, sizeof why)) {
+			snprintf(msg, len, "%s %u: %s", what, i, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch, char *msg,
 		      size_t len)
 {
@@ -123,39 +208,13 @@ int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch
 		snprintf(msg, len, "tick rate %g is not a finite non-negative number", p->ticks_per_ns);
 		return -1;
 	}
-	if ((p->nnames && !p->names) || (p->npaths && !p->paths)) {
-		snprintf(msg, len, "%s array missing", p->npaths && !p->paths ? "path" : "name");
+	if (p->nnames && !p->names) {
+		snprintf(msg, len, "name array missing");
 		return -1;
 	}
-	for (uint32_t i = 0; i < p->npaths; i++) {
-		const pp_ppath_t *pp = &p->paths[i];
-		if (pp->depth == 0 || pp->depth > MAX_DEPTH || !pp->names) {
-			snprintf(msg, len, "path %u: depth %u outside 1..%u", i, pp->depth, MAX_DEPTH);
-			return -1;
-		}
-		for (uint32_t k = 0; k < pp->depth; k++) {
-			if (pp->names[k] >= p->nnames) {
-				snprintf(msg, len, "path %u: name index %u out of range (%u names)", i,
-					 pp->names[k], p->nnames);
-				return -1;
-			}
-		}
-		if (check_ids) {
-			uint64_t id = pp__profile_stored_id(p, pp, scratch);
-			if (id != pp->id) {
-				snprintf(msg, len, "path %u: id %016llx does not match its names (%016llx)", i,
-					 (unsigned long long)pp->id, (unsigned long long)id);
-				return -1;
-			}
-		}
-		for (uint32_t k = 0; pp->segs && k < pp->depth; k++) {
-			char why[160];
-			if (check_seg(&pp->segs[k], why, sizeof why)) {
-				snprintf(msg, len, "path %u segment %u: %s", i, k, why);
-				return -1;
-			}
-		}
-	}
+	if (check_list(p, p->paths, p->npaths, "path", 0, check_ids, scratch, msg, len) ||
+	    check_list(p, p->nodes, p->nnodes, "node", 1, check_ids, scratch, msg, len))
+		return -1;
 	return 0;
 }
 

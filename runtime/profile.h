@@ -10,7 +10,9 @@
 #include "hist.h"
 
 #define PP_PROFILE_MAGIC "PATHPROF"
-#define PP_PROFILE_VERSION 1u
+/* 2: calling-context nodes time each gate once (inclusive, self); paths
+ * carry counts only. Version 1 (per-path segments) is refused. */
+#define PP_PROFILE_VERSION 2u
 
 typedef struct pp_name {
 	char *name; /* function or gate name, demangled */
@@ -18,13 +20,22 @@ typedef struct pp_name {
 	uint32_t line;
 } pp_name_t;
 
+/* A name sequence and what was measured on it, for the two lists of a
+ * profile. A path (root->leaf) has its exact count of leaf returns and no
+ * times. A calling-context node (the prefix ending at a gate, docs/semantics.md)
+ * has the times of the gate's timed exits there: incl holds the inclusive
+ * time of each call (incl.count = timed calls), self the sum of inclusive
+ * minus gated children's inclusive time; its count is 0. A path's id is the
+ * id of its leaf node. */
 typedef struct pp_ppath {
 	uint64_t id;    /* stable id: pp__path_id() of the name sequence */
-	uint64_t count; /* leaf returns */
+	uint64_t count; /* paths: leaf returns */
 	uint32_t depth;
 	uint32_t *names; /* depth indices into pp_profile_t.names, root first */
-	pp_seg_t *segs;  /* depth segments, root first; NULL when never timed */
+	uint64_t self;   /* nodes: self ticks, summed */
+	pp_seg_t incl;   /* nodes: inclusive ticks per call */
 } pp_ppath_t;
+typedef pp_ppath_t pp_pnode_t;
 
 typedef struct pp_profile {
 	uint32_t version;
@@ -40,11 +51,14 @@ typedef struct pp_profile {
 	uint64_t drops_table;   /* leaf returns dropped: path table or memory full */
 	uint64_t drops_depth;   /* frames skipped beyond the stack bound */
 	uint64_t unmatched;     /* leaves with no open frame (ignored) */
+	uint64_t drops_time;    /* timed exits not recorded: node table or memory full */
 	uint64_t threads;       /* threads that ever registered */
 	uint32_t nnames;
 	pp_name_t *names;
 	uint32_t npaths;
-	pp_ppath_t *paths;
+	pp_ppath_t *paths;  /* sorted by id */
+	uint32_t nnodes;
+	pp_pnode_t *nodes;  /* sorted by id */
 } pp_profile_t;
 
 /* Stable 64-bit id of a path from its name sequence (root first): equal for
@@ -59,6 +73,16 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen);
 
 void pp__profile_free(pp_profile_t *p);
+
+/* The node with stable id `id`, or NULL (binary search: nodes are sorted). */
+const pp_pnode_t *pp__profile_node(const pp_profile_t *p, uint64_t id);
+
+/* Stage i of path q: the node of its prefix of length i+1, NULL when that
+ * prefix was never timed. */
+const pp_pnode_t *pp__profile_stage(const pp_profile_t *p, const pp_ppath_t *q, uint32_t i);
+
+/* Sum of the self time of every node: the gated time, in ticks. */
+uint64_t pp__profile_gated_ticks(const pp_profile_t *p);
 
 /* Convert ticks to ns with the profile's rate (ticks unchanged when the rate
  * is unknown). */

@@ -33,10 +33,7 @@ static int same_name(const pp_name_t *a, const pp_name_t *b)
 
 static int has_times(const pp_profile_t *p)
 {
-	for (uint32_t i = 0; i < p->npaths; i++)
-		if (p->paths[i].segs)
-			return 1;
-	return 0;
+	return p->nnodes != 0;
 }
 
 static char *dup_or_empty(const char *s)
@@ -96,32 +93,66 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 	return 0;
 }
 
-static int copy_segs(pp_seg_t **out, const pp_seg_t *src, uint32_t depth)
-{
-	pp_seg_t *s = calloc(depth, sizeof *s);
-	if (!s)
-		return -1;
-	for (uint32_t k = 0; k < depth; k++) {
-		if (pp__seg_merge(&s[k], &src[k]) != 0) {
-			for (uint32_t j = 0; j < depth; j++)
-				pp__seg_free(&s[j]);
-			free(s);
-			return -1;
-		}
-	}
-	*out = s;
-	return 0;
-}
-
 static int fail(char *err, size_t errlen, const char *msg)
 {
 	snprintf(err, errlen, "%s", msg);
 	return -1;
 }
 
+/* *dst (n entries) += src: entries matched by stable id; counts, self times
+ * and histograms added. NULL, or why it failed. */
+static const char *merge_list(pp_ppath_t **dst, uint32_t *n, const pp_ppath_t *src, uint32_t sn,
+			      const uint32_t *remap)
+{
+	const char *oom = "out of memory while merging profiles";
+	pp__map_t ids = {0};
+	const char *why = oom;
+	for (uint32_t i = 0; i < *n; i++)
+		if (pp__map_put(&ids, (*dst)[i].id, i) != 0)
+			goto out;
+	if (sn) {
+		pp_ppath_t *m = realloc(*dst, ((size_t)*n + sn) * sizeof *m);
+		if (!m)
+			goto out;
+		*dst = m;
+	}
+	for (uint32_t i = 0; i < sn; i++) {
+		const pp_ppath_t *sp = &src[i];
+		uint32_t at;
+		pp_ppath_t *dp;
+		if (pp__map_get(&ids, sp->id, &at)) {
+			dp = &(*dst)[at];
+			if (dp->depth != sp->depth) {
+				why = "two paths share a stable id but not a depth";
+				goto out;
+			}
+		} else {
+			dp = &(*dst)[*n];
+			*dp = (pp_ppath_t){.id = sp->id, .depth = sp->depth};
+			dp->names = malloc(sp->depth * sizeof *dp->names);
+			if (!dp->names)
+				goto out;
+			for (uint32_t k = 0; k < sp->depth; k++)
+				dp->names[k] = remap[sp->names[k]];
+			if (pp__map_put(&ids, sp->id, (*n)++) != 0)
+				goto out;
+		}
+		if (add_u64(&dp->count, sp->count) || add_u64(&dp->self, sp->self)) {
+			why = "a path's count overflows 64 bits";
+			goto out;
+		}
+		if (pp__seg_merge(&dp->incl, &sp->incl) != 0)
+			goto out;
+	}
+	why = NULL;
+out:
+	pp__map_free(&ids);
+	return why;
+}
+
 int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, size_t errlen)
 {
-	int empty = dst->version == 0 && dst->npaths == 0 && dst->nnames == 0;
+	int empty = dst->version == 0 && dst->npaths == 0 && dst->nnodes == 0 && dst->nnames == 0;
 	if (!empty && dst->ticks_per_ns > 0 && src->ticks_per_ns > 0 && has_times(dst) &&
 	    has_times(src) && fabs(dst->ticks_per_ns / src->ticks_per_ns - 1.0) > 0.01) {
 		snprintf(err, errlen,
@@ -130,7 +161,7 @@ int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, siz
 			 dst->ticks_per_ns, src->ticks_per_ns);
 		return -1;
 	}
-	pp__map_t names = {0}, ids = {0};
+	pp__map_t names = {0};
 	uint32_t *remap = malloc((src->nnames ? src->nnames : 1) * sizeof *remap);
 	int rc = -1;
 	const char *why = "out of memory while merging profiles";
@@ -145,7 +176,8 @@ int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, siz
 	if (add_u64(&dst->events, src->events) || add_u64(&dst->records, src->records) ||
 	    add_u64(&dst->drops_table, src->drops_table) ||
 	    add_u64(&dst->drops_depth, src->drops_depth) ||
-	    add_u64(&dst->unmatched, src->unmatched) || add_u64(&dst->threads, src->threads))
+	    add_u64(&dst->unmatched, src->unmatched) || add_u64(&dst->threads, src->threads) ||
+	    add_u64(&dst->drops_time, src->drops_time))
 		goto out;
 	why = "out of memory while merging profiles";
 
@@ -180,54 +212,17 @@ int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, siz
 			goto out;
 	}
 
-	for (uint32_t i = 0; i < dst->npaths; i++)
-		if (pp__map_put(&ids, dst->paths[i].id, i) != 0)
-			goto out;
-	if (src->npaths) {
-		pp_ppath_t *m = realloc(dst->paths, ((size_t)dst->npaths + src->npaths) * sizeof *m);
-		if (!m)
-			goto out;
-		dst->paths = m;
-	}
-	for (uint32_t i = 0; i < src->npaths; i++) {
-		const pp_ppath_t *sp = &src->paths[i];
-		uint32_t at;
-		if (pp__map_get(&ids, sp->id, &at)) {
-			pp_ppath_t *dp = &dst->paths[at];
-			if (dp->depth != sp->depth) {
-				why = "two paths share a stable id but not a depth";
-				goto out;
-			}
-			if (add_u64(&dp->count, sp->count)) {
-				why = "a path's count overflows 64 bits";
-				goto out;
-			}
-			if (sp->segs && !dp->segs && !(dp->segs = calloc(dp->depth, sizeof *dp->segs)))
-				goto out;
-			for (uint32_t k = 0; sp->segs && k < sp->depth; k++)
-				if (pp__seg_merge(&dp->segs[k], &sp->segs[k]) != 0)
-					goto out;
-			continue;
-		}
-		pp_ppath_t *dp = &dst->paths[dst->npaths];
-		*dp = (pp_ppath_t){sp->id, sp->count, sp->depth, NULL, NULL};
-		dp->names = malloc(sp->depth * sizeof *dp->names);
-		if (!dp->names || (sp->segs && copy_segs(&dp->segs, sp->segs, sp->depth) != 0)) {
-			free(dp->names);
-			goto out;
-		}
-		for (uint32_t k = 0; k < sp->depth; k++)
-			dp->names[k] = remap[sp->names[k]];
-		if (pp__map_put(&ids, sp->id, dst->npaths++) != 0)
-			goto out;
-	}
+	why = merge_list(&dst->paths, &dst->npaths, src->paths, src->npaths, remap);
+	if (!why)
+		why = merge_list(&dst->nodes, &dst->nnodes, src->nodes, src->nnodes, remap);
+	if (why)
+		goto out;
 	rc = pp__profile_canonical(dst);
 out:
 	if (rc != 0)
 		fail(err, errlen, why);
 	free(remap);
 	pp__map_free(&names);
-	pp__map_free(&ids);
 	return rc;
 }
 
@@ -284,8 +279,13 @@ int pp__profile_canonical(pp_profile_t *p)
 	for (uint32_t i = 0; i < p->npaths; i++)
 		for (uint32_t j = 0; j < p->paths[i].depth; j++)
 			p->paths[i].names[j] = remap[p->paths[i].names[j]];
+	for (uint32_t i = 0; i < p->nnodes; i++)
+		for (uint32_t j = 0; j < p->nodes[i].depth; j++)
+			p->nodes[i].names[j] = remap[p->nodes[i].names[j]];
 	if (p->npaths > 1)
 		qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
+	if (p->nnodes > 1)
+		qsort(p->nodes, p->nnodes, sizeof *p->nodes, by_id);
 	free(order);
 	free(remap);
 	return 0;

@@ -12,8 +12,8 @@
 
 /* Smallest encodings, used to bound counts by the bytes left before allocating. */
 #define NAME_MIN 12u /* two empty strings and a line */
-#define PATH_MIN 21u /* id, count, depth, timed flag */
-#define SEG_MIN 36u  /* count, sum, min, max, nbins */
+#define PATH_MIN 20u /* id, depth, count */
+#define NODE_MIN 56u /* id, depth, self, count, sum, min, max, nbins */
 #define BIN_LEN 12u  /* bucket, count */
 
 struct rd {
@@ -70,12 +70,6 @@ static uint32_t le32(const uint8_t *b)
 static uint64_t le64(const uint8_t *b)
 {
 	return (uint64_t)le32(b) | (uint64_t)le32(b + 4) << 32;
-}
-
-static uint8_t get_u8(struct rd *r)
-{
-	const uint8_t *b = take(r, 1);
-	return b ? b[0] : 0;
 }
 
 static uint32_t get_u32(struct rd *r)
@@ -163,6 +157,7 @@ static void read_meta(struct rd *r, pp_profile_t *p)
 	p->drops_depth = get_u64(r);
 	p->unmatched = get_u64(r);
 	p->threads = get_u64(r);
+	p->drops_time = get_u64(r);
 }
 
 static void read_names(struct rd *r, pp_profile_t *p)
@@ -200,42 +195,40 @@ static void read_seg(struct rd *r, pp_seg_t *s)
 	}
 }
 
-static void read_paths(struct rd *r, pp_profile_t *p)
+/* id, depth and name indices: what paths and nodes begin with. */
+static void read_names_of(struct rd *r, pp_ppath_t *pp)
 {
-	uint32_t n = get_u32(r);
-	if (!fits(r, n, PATH_MIN, "paths"))
+	pp->id = get_u64(r);
+	uint32_t depth = get_u32(r);
+	if (!fits(r, depth, 4, "name indices"))
 		return;
-	p->paths = alloc(r, n, sizeof *p->paths);
+	pp->names = alloc(r, depth, sizeof *pp->names);
 	if (r->failed)
 		return;
-	p->npaths = n;
+	pp->depth = depth;
+	for (uint32_t k = 0; k < depth; k++)
+		pp->names[k] = get_u32(r);
+}
+
+/* Paths (nodes = 0) or nodes into *list, *n. */
+static void read_list(struct rd *r, pp_ppath_t **list, uint32_t *count, int nodes)
+{
+	uint32_t n = get_u32(r);
+	if (!fits(r, n, nodes ? NODE_MIN : PATH_MIN, nodes ? "nodes" : "paths"))
+		return;
+	*list = alloc(r, n, sizeof **list);
+	if (r->failed)
+		return;
+	*count = n;
 	for (uint32_t i = 0; i < n && !r->failed; i++) {
-		pp_ppath_t *pp = &p->paths[i];
-		pp->id = get_u64(r);
-		pp->count = get_u64(r);
-		uint32_t depth = get_u32(r);
-		if (!fits(r, depth, 4, "name indices"))
-			return;
-		pp->names = alloc(r, depth, sizeof *pp->names);
-		if (r->failed)
-			return;
-		pp->depth = depth;
-		for (uint32_t k = 0; k < depth; k++)
-			pp->names[k] = get_u32(r);
-		size_t at = r->pos;
-		uint8_t timed = get_u8(r);
-		if (r->failed)
-			return;
-		if (timed > 1) {
-			fail(r, "corrupt section %s at byte %zu: path %u has timed flag %u (0 or 1)", r->sec, at, i,
-			     timed);
-			return;
-		}
-		if (!timed || !fits(r, depth, SEG_MIN, "segments"))
+		pp_ppath_t *pp = &(*list)[i];
+		read_names_of(r, pp);
+		if (!nodes) {
+			pp->count = get_u64(r);
 			continue;
-		pp->segs = alloc(r, depth, sizeof *pp->segs);
-		for (uint32_t k = 0; k < depth && !r->failed; k++)
-			read_seg(r, &pp->segs[k]);
+		}
+		pp->self = get_u64(r);
+		read_seg(r, &pp->incl);
 	}
 }
 
@@ -284,6 +277,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_NAMES: return "NAMES";
 	case SEC_PATHS: return "PATHS";
 	case SEC_END: return "END";
+	case SEC_NODES: return "NODES";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -300,18 +294,16 @@ static int parse(struct rd *r, pp_profile_t *p)
 	if (size < HEADER_LEN)
 		return fail(r, "truncated in the header at byte %zu", size);
 	uint32_t version = le32(b + 8), hlen = le32(b + 12);
-	if (version > PP_PROFILE_VERSION)
-		return fail(r, "written by a newer pathprof (version %u); this one reads up to version %u",
-			    version, PP_PROFILE_VERSION);
-	if (version == 0)
-		return fail(r, "unsupported format version 0");
+	if (version != PP_PROFILE_VERSION)
+		return fail(r, "written by format %u; this pathprof reads format %u", version,
+			    PP_PROFILE_VERSION);
 	if (hlen < HEADER_LEN)
 		return fail(r, "corrupt header: header length %u is below %u", hlen, HEADER_LEN);
 	if (hlen > size)
 		return fail(r, "truncated in the header at byte %zu (header length %u)", size, hlen);
 	p->version = version;
 
-	int seen_meta = 0, seen_names = 0, seen_paths = 0;
+	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -331,7 +323,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 		r->pos = start;
 		r->end = start + (size_t)len;
 		int *seen = type == SEC_META ? &seen_meta : type == SEC_NAMES ? &seen_names
-			  : type == SEC_PATHS ? &seen_paths : NULL;
+			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -346,7 +338,12 @@ static int parse(struct rd *r, pp_profile_t *p)
 		case SEC_PATHS:
 			if (!seen_names)
 				return fail(r, "corrupt file: section PATHS at byte %zu comes before NAMES", pos);
-			read_paths(r, p);
+			read_list(r, &p->paths, &p->npaths, 0);
+			break;
+		case SEC_NODES:
+			if (!seen_names)
+				return fail(r, "corrupt file: section NODES at byte %zu comes before NAMES", pos);
+			read_list(r, &p->nodes, &p->nnodes, 1);
 			break;
 		case SEC_END:
 			if (len)
@@ -354,9 +351,9 @@ static int parse(struct rd *r, pp_profile_t *p)
 					    (unsigned long long)len);
 			if (r->end != size)
 				return fail(r, "corrupt file: %zu bytes after the END section", size - r->end);
-			if (!seen_meta || !seen_names || !seen_paths)
+			if (!seen_meta || !seen_names || !seen_paths || !seen_nodes)
 				return fail(r, "corrupt file: section %s is missing",
-					    !seen_meta ? "META" : !seen_names ? "NAMES" : "PATHS");
+					    !seen_meta ? "META" : !seen_names ? "NAMES" : !seen_paths ? "PATHS" : "NODES");
 			return 0;
 		default:
 			if (flags & SEC_REQUIRED)

@@ -27,11 +27,6 @@ static void put(struct out *o, const void *b, size_t n)
 		o->err = errno ? errno : EIO;
 }
 
-static void put_u8(struct out *o, uint8_t v)
-{
-	put(o, &v, 1);
-}
-
 static void put_u32(struct out *o, uint32_t v)
 {
 	uint8_t b[4];
@@ -83,6 +78,7 @@ static void body_meta(struct out *o, const struct wctx *w)
 	put_u64(o, p->drops_depth);
 	put_u64(o, p->unmatched);
 	put_u64(o, p->threads);
+	put_u64(o, p->drops_time);
 }
 
 static void body_names(struct out *o, const struct wctx *w)
@@ -96,29 +92,41 @@ static void body_names(struct out *o, const struct wctx *w)
 	}
 }
 
+static void put_names(struct out *o, const struct wctx *w, const pp_ppath_t *pp)
+{
+	put_u64(o, pp__profile_stored_id(w->p, pp, w->scratch));
+	put_u32(o, pp->depth);
+	for (uint32_t k = 0; k < pp->depth; k++)
+		put_u32(o, pp->names[k]);
+}
+
 static void body_paths(struct out *o, const struct wctx *w)
 {
 	const pp_profile_t *p = w->p;
 	put_u32(o, p->npaths);
 	for (uint32_t i = 0; i < p->npaths && !o->err; i++) {
-		const pp_ppath_t *pp = &p->paths[i];
-		put_u64(o, pp__profile_stored_id(p, pp, w->scratch));
-		put_u64(o, pp->count);
-		put_u32(o, pp->depth);
-		for (uint32_t k = 0; k < pp->depth; k++)
-			put_u32(o, pp->names[k]);
-		put_u8(o, pp->segs != NULL);
-		for (uint32_t k = 0; pp->segs && k < pp->depth; k++) {
-			const pp_seg_t *s = &pp->segs[k];
-			put_u64(o, s->count);
-			put_u64(o, s->sum);
-			put_u64(o, s->min);
-			put_u64(o, s->max);
-			put_u32(o, s->nbins);
-			for (uint32_t j = 0; j < s->nbins; j++) {
-				put_u32(o, s->bins[j].bucket);
-				put_u64(o, s->bins[j].count);
-			}
+		put_names(o, w, &p->paths[i]);
+		put_u64(o, p->paths[i].count);
+	}
+}
+
+static void body_nodes(struct out *o, const struct wctx *w)
+{
+	const pp_profile_t *p = w->p;
+	put_u32(o, p->nnodes);
+	for (uint32_t i = 0; i < p->nnodes && !o->err; i++) {
+		const pp_pnode_t *n = &p->nodes[i];
+		const pp_seg_t *s = &n->incl;
+		put_names(o, w, n);
+		put_u64(o, n->self);
+		put_u64(o, s->count);
+		put_u64(o, s->sum);
+		put_u64(o, s->min);
+		put_u64(o, s->max);
+		put_u32(o, s->nbins);
+		for (uint32_t j = 0; j < s->nbins; j++) {
+			put_u32(o, s->bins[j].bucket);
+			put_u64(o, s->bins[j].count);
 		}
 	}
 }
@@ -148,6 +156,7 @@ static void write_all(struct out *o, const struct wctx *w)
 	section(o, SEC_META, SEC_REQUIRED, body_meta, w);
 	section(o, SEC_NAMES, SEC_REQUIRED, body_names, w);
 	section(o, SEC_PATHS, SEC_REQUIRED, body_paths, w);
+	section(o, SEC_NODES, SEC_REQUIRED, body_nodes, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

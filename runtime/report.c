@@ -38,16 +38,13 @@ uint64_t pp__report_ns(const pp_profile_t *p, uint64_t ticks)
 	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
 }
 
-/* Total time of a path in ticks: what its events spent from entering the root
- * until the leaf returned, summed over timed events. */
-uint64_t pp__report_path_time(const pp_ppath_t *pa)
+/* A path's time: the self time of its leaf node (what the leaf itself spent,
+ * summed over timed calls), so that path times never count a shared prefix
+ * twice and never exceed the gated time. */
+uint64_t pp__report_path_time(const pp_profile_t *p, const pp_ppath_t *pa)
 {
-	uint64_t t = 0;
-	if (!pa->segs)
-		return 0;
-	for (uint32_t i = 0; i < pa->depth; i++)
-		t = pp__report_sat_add(t, pa->segs[i].sum);
-	return t;
+	const pp_pnode_t *leaf = pp__profile_node(p, pa->id);
+	return leaf ? leaf->self : 0;
 }
 
 /* ---- selection: filters, order, top ---- */
@@ -109,7 +106,7 @@ long pp__report_select(const pp_profile_t *p, const pp_report_opts_t *o, pp__row
 		return -1;
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		const pp_ppath_t *pa = &p->paths[i];
-		uint64_t t = pp__report_path_time(pa);
+		uint64_t t = pp__report_path_time(p, pa);
 		if (passes(p, o, pa, t))
 			r[n++] = (pp__row_t){ .prof = p, .path = pa, .time = t };
 	}

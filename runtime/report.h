@@ -13,7 +13,7 @@
 
 typedef enum pp_report_sort {
 	PP_SORT_COUNT = 0, /* leaf returns, highest first */
-	PP_SORT_TIME = 1,  /* total time (sum over the path's segments), highest first */
+	PP_SORT_TIME = 1,  /* the leaf node's self time, highest first */
 } pp_report_sort_t;
 
 typedef enum pp_report_format {
@@ -29,8 +29,8 @@ typedef enum pp_report_format {
 /* What a folded line's value counts. */
 typedef enum pp_report_value {
 	PP_VALUE_COUNT = 0, /* leaf returns */
-	PP_VALUE_TIME = 1,  /* total time of the path, ns (ticks when the rate is unknown) */
-	PP_VALUE_LEAF = 2,  /* time of the leaf segment only */
+	PP_VALUE_TIME = 1,  /* a line per node: its self time, ns (ticks when the rate is unknown) */
+	PP_VALUE_LEAF = 2,  /* a line per path: its leaf node's self time */
 } pp_report_value_t;
 
 /* A zeroed struct means: every path, by count, as text. */
@@ -38,7 +38,7 @@ typedef struct pp_report_opts {
 	uint32_t top;          /* paths shown after sorting, 0 = all (ignored by paths) */
 	pp_report_sort_t sort; /* ignored by paths, which sorts by names */
 	uint64_t min_count;    /* hide paths with fewer leaf returns */
-	uint64_t min_time_ns;  /* hide paths whose total time is below this */
+	uint64_t min_time_ns;  /* hide paths whose leaf self time is below this */
 	pp_report_format_t format;
 	pp_report_value_t value; /* folded only */
 } pp_report_opts_t;
@@ -63,6 +63,6 @@ void pp__report_json_str(FILE *out, const char *str);
 
 /* Version of the JSON export's layout (docs/cli.md); bumped on any change a
  * consumer could notice. */
-#define PP_REPORT_JSON_SCHEMA 1
+#define PP_REPORT_JSON_SCHEMA 2
 
 #endif

@@ -63,17 +63,14 @@ int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 {
 	pp__tnode_t *t;
 	long m = pp__report_tree(p, rows, n, &t);
-	uint64_t total_count = 0, total_time = 0;
-	int timed = 0;
-	char tb[64], cb[16];
+	uint64_t total_count = 0, total_time = pp__profile_gated_ticks(p);
+	int timed = p->nnodes != 0;
+	char tb[64], sb[64], cb[16];
 
 	if (m < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		total_count = pp__report_sat_add(total_count, rows[i].path->count);
-		total_time = pp__report_sat_add(total_time, rows[i].time);
-		timed |= rows[i].path->segs != NULL;
-	}
 
 	fputs("digraph pathprof {\n\tgraph [id=\"pathprof\", rankdir=TB, labelloc=t, "
 	      "fontname=\"Helvetica\", label=", out);
@@ -94,7 +91,9 @@ int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		fprintf(out, " + \"\\n%llu leaf returns", (unsigned long long)a->count);
 		if (a->timed) {
 			fmt_time(tb, sizeof tb, p, a->time);
-			fprintf(out, "\\n%s (%.1f%%)", tb, 100 * share);
+			fmt_time(sb, sizeof sb, p, a->self);
+			fprintf(out, "\\n%llu calls\\nincl %s (%.1f%%)\\nself %s",
+				(unsigned long long)a->calls, tb, 100 * share, sb);
 		}
 		colour(cb, sizeof cb, share);
 		fprintf(out, "\", fillcolor=\"%s\", fontcolor=\"%s\"];\n", cb,

@@ -1,6 +1,8 @@
-/* Folded stacks: one `root;...;leaf value` line per path, the input of
- * flamegraph.pl, inferno and speedscope. The value is the path's count, its
- * total time or its leaf segment's time (docs/reports.md). */
+/* Folded stacks: `root;...;leaf value` lines, the input of flamegraph.pl,
+ * inferno and speedscope. The value is a path's count, a node's self time
+ * (widths add up to inclusive times) or a path's leaf self time (docs/reports.md). */
+#include <stdlib.h>
+
 #include "report_impl.h"
 
 /* ';' separates frames and a newline ends the line: either inside a name
@@ -21,39 +23,43 @@ static void put_frame(FILE *out, const char *str)
 	}
 }
 
-static uint64_t value_of(const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *r)
+static void put_line(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa, uint64_t v)
 {
-	const pp_ppath_t *pa = r->path;
-	uint64_t ticks;
-	switch (o->value) {
-	case PP_VALUE_TIME:
-		ticks = r->time;
-		break;
-	case PP_VALUE_LEAF:
-		ticks = pa->segs && pa->depth ? pa->segs[pa->depth - 1].sum : 0;
-		break;
-	default:
-		return pa->count;
+	/* Flame graph tools drop zero-width stacks anyway; untimed paths
+	 * have no time to show. */
+	if (!v || !pa->depth)
+		return;
+	for (uint32_t d = 0; d < pa->depth; d++) {
+		if (d)
+			fputc(';', out);
+		put_frame(out, pp__report_name(p, pa->names[d]));
 	}
-	return pp__report_ns(p, ticks);
+	fprintf(out, " %llu\n", (unsigned long long)v);
 }
 
+/* count: a line per path (leaf returns). leaf: a line per path, its leaf
+ * node's self time. time: a line per node on the selected paths, its self
+ * time, so that a frame's width (its line plus its descendants') is its
+ * inclusive time and the root's is the gated time. */
 int pp__report_folded(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		      const pp__row_t *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		const pp_ppath_t *pa = rows[i].path;
-		uint64_t v = value_of(p, o, &rows[i]);
-		/* Flame graph tools drop zero-width stacks anyway; untimed paths
-		 * have no time to show. */
-		if (!v || !pa->depth)
-			continue;
-		for (uint32_t d = 0; d < pa->depth; d++) {
-			if (d)
-				fputc(';', out);
-			put_frame(out, pp__report_name(p, pa->names[d]));
-		}
-		fprintf(out, " %llu\n", (unsigned long long)v);
+	if (o->value != PP_VALUE_TIME) {
+		for (size_t i = 0; i < n; i++)
+			put_line(out, p, rows[i].path,
+				 o->value == PP_VALUE_LEAF ? pp__report_ns(p, rows[i].time)
+							   : rows[i].path->count);
+		return 0;
 	}
+	pp__tnode_t *t;
+	long m = pp__report_tree(p, rows, n, &t);
+	if (m < 0)
+		return -1;
+	for (long i = 0; i < m; i++) {
+		const pp_pnode_t *node = pp__profile_node(p, t[i].id);
+		if (node)
+			put_line(out, p, node, pp__report_ns(p, node->self));
+	}
+	free(t);
 	return 0;
 }

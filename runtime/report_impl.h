@@ -24,8 +24,12 @@ const char *pp__report_name(const pp_profile_t *p, uint32_t idx);
 /* 1 when the profile's tick rate is known (times print in ns). */
 int pp__report_rate_known(const pp_profile_t *p);
 
-/* Total time of a path in ticks: the sum of its segments' sums (0 untimed). */
-uint64_t pp__report_path_time(const pp_ppath_t *pa);
+/* Time of a path in ticks: its leaf node's self time (0 untimed). */
+uint64_t pp__report_path_time(const pp_profile_t *p, const pp_ppath_t *pa);
+
+/* nodes[k] = the node of pa's prefix of length k+1, NULL where none was
+ * timed. 0, or -1 out of memory. */
+int pp__report_path_nodes(const pp_profile_t *p, const pp_ppath_t *pa, const pp_pnode_t **nodes);
 
 /* ticks in whole ns (ticks when the rate is unknown), rounded as the text
  * report's "%.0f" rounds, saturating. */
@@ -54,9 +58,10 @@ typedef struct pp__tnode {
 	uint32_t name;   /* name index of the prefix's last frame */
 	uint64_t count;  /* leaf returns of the paths through this node */
 	uint64_t leaves; /* ... of those that end here */
-	uint64_t time;   /* ticks from entering this frame until the leaf returned */
-	uint64_t self;   /* ticks of this frame's own segment */
-	int timed;       /* some path through it was timed */
+	uint64_t calls;  /* timed calls of the node */
+	uint64_t time;   /* inclusive ticks of the node, summed over its calls */
+	uint64_t self;   /* self ticks of the node */
+	int timed;       /* the node was timed */
 } pp__tnode_t;
 
 /* Nodes of the tree of rows, by depth, then count (highest first), then id;

@@ -68,14 +68,13 @@ static void json_u64(FILE *out, const char *key, uint64_t v, const char *sep)
 	fprintf(out, "\"%s\": %llu%s", key, (unsigned long long)v, sep);
 }
 
-static void json_segment(FILE *out, const pp_profile_t *p, const pp_seg_t *s, const char *name)
+/* A node's inclusive-time histogram: count is its timed calls. */
+static void json_incl(FILE *out, const pp_profile_t *p, const pp_seg_t *s)
 {
 	static const struct { const char *key; double pct; } pcts[] = {
 		{ "p50_ns", 50 }, { "p90_ns", 90 }, { "p99_ns", 99 }, { "p999_ns", 99.9 },
 	};
-	fputs("{\"name\": ", out);
-	pp__report_json_str(out, name);
-	fputs(", ", out);
+	fputc('{', out);
 	json_u64(out, "count", s->count, ", ");
 	json_u64(out, "sum_ticks", s->sum, ", ");
 	json_u64(out, "min_ticks", s->min, ", ");
@@ -95,6 +94,21 @@ static void json_segment(FILE *out, const pp_profile_t *p, const pp_seg_t *s, co
 		fprintf(out, "%s[%u, %llu]", b ? ", " : "", s->bins[b].bucket,
 			(unsigned long long)s->bins[b].count);
 	fputs("]}", out);
+}
+
+/* ,"name_ids": [...], "path": [...] of a path or node. */
+static void json_names(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa, const char *sep)
+{
+	fprintf(out, ",%s\"name_ids\": [", sep);
+	for (uint32_t d = 0; d < pa->depth; d++)
+		fprintf(out, "%s%u", d ? ", " : "", pa->names[d]);
+	fprintf(out, "],%s\"path\": [", sep);
+	for (uint32_t d = 0; d < pa->depth; d++) {
+		if (d)
+			fputs(", ", out);
+		pp__report_json_str(out, pp__report_name(p, pa->names[d]));
+	}
+	fputc(']', out);
 }
 
 int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *rows,
@@ -127,6 +141,10 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	json_u64(out, "drops_depth", p->drops_depth, ",\n  ");
 	json_u64(out, "unmatched", p->unmatched, ",\n  ");
 	json_u64(out, "threads", p->threads, ",\n  ");
+	json_u64(out, "drops_time", p->drops_time, ",\n  ");
+	fputs("\"gated_ns\": ", out);
+	json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
+	fputs(",\n  ", out);
 	fprintf(out, "\"hist\": {\"sub_bits\": %u, \"rows\": %u, \"buckets\": %u},\n",
 		PP_HIST_SUB_BITS, PP_HIST_ROWS, PP_HIST_BUCKETS);
 
@@ -155,33 +173,31 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		json_u64(out, "count", pa->count, ",\n      ");
 		fputs("\"share\": ", out);
 		json_num(out, total ? (double)pa->count / (double)total : 0, 6);
-		fputs(",\n      \"time_ns\": ", out);
-		if (pa->segs)
+		fputs(",\n      \"self_ns\": ", out);
+		if (pp__profile_node(p, pa->id))
 			json_num(out, pp__ticks_ns(p, rows[i].time), 3);
 		else
 			fputs("null", out);
-		fputs(",\n      \"name_ids\": [", out);
-		for (uint32_t d = 0; d < pa->depth; d++)
-			fprintf(out, "%s%u", d ? ", " : "", pa->names[d]);
-		fputs("],\n      \"path\": [", out);
-		for (uint32_t d = 0; d < pa->depth; d++) {
-			if (d)
-				fputs(", ", out);
-			pp__report_json_str(out, pp__report_name(p, pa->names[d]));
-		}
-		fputs("],\n      \"segments\": ", out);
-		if (!pa->segs) {
-			fputs("null", out);
-		} else {
-			fputc('[', out);
-			for (uint32_t d = 0; d < pa->depth; d++) {
-				fputs(d ? ",\n        " : "\n        ", out);
-				json_segment(out, p, &pa->segs[d], pp__report_name(p, pa->names[d]));
-			}
-			fputs("\n      ]", out);
-		}
+		json_names(out, p, pa, "\n      ");
 		fputs("\n    }", out);
 	}
-	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(n ? "\n  ],\n" : "],\n", out);
+
+	/* Every node (not only those on the shown paths): the export is whole. */
+	fputs("  \"nodes\": [", out);
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		const pp_pnode_t *nd = &p->nodes[i];
+		fputs(i ? ",\n    {\n" : "\n    {\n", out);
+		fprintf(out, "      \"id\": \"%016llx\",\n      ", (unsigned long long)nd->id);
+		json_u64(out, "calls", nd->incl.count, ",\n      ");
+		json_u64(out, "self_ticks", nd->self, ",\n      ");
+		fputs("\"self_ns\": ", out);
+		json_num(out, pp__ticks_ns(p, nd->self), 3);
+		fputs(",\n      \"incl\": ", out);
+		json_incl(out, p, &nd->incl);
+		json_names(out, p, nd, "\n      ");
+		fputs("\n    }", out);
+	}
+	fputs(p->nnodes ? "\n  ]\n}\n" : "]\n}\n", out);
 	return 0;
 }

@@ -71,7 +71,7 @@ int pp__report_paths(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		c[i].key = canon_key(p, &p->paths[i]);
 		c[i].count = p->paths[i].count;
-		c[i].time = pp__report_path_time(&p->paths[i]);
+		c[i].time = pp__report_path_time(p, &p->paths[i]);
 		if (!c[i].key) {
 			rc = -1;
 			goto done;

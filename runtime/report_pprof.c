@@ -1,13 +1,16 @@
 /* pprof export: the selected paths as a gzip-compressed profile.proto
- * (github.com/google/pprof, proto/profile.proto), one sample per path with
- * two values, leaf returns and total time, so `go tool pprof`, Pyroscope or
- * Parca can read and aggregate pathprof profiles. Every function gets one
+ * (github.com/google/pprof, proto/profile.proto), one sample per node of
+ * their tree with two values, the leaf returns that ended there and the
+ * node's self time, so that pprof's cumulative time of a frame is its
+ * inclusive time and the total is the gated time; `go tool pprof`, Pyroscope
+ * or Parca can read and aggregate pathprof profiles. Every function gets one
  * location without a mapping: names are all pathprof has, and all it needs. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gzip.h"
+#include "map.h"
 #include "pb.h"
 #include "report_impl.h"
 
@@ -65,32 +68,37 @@ static uint64_t func_id(const pp_profile_t *p, uint32_t idx)
 	return (idx < p->nnames && p->names && p->names[idx].name ? idx : p->nnames) + 1ull;
 }
 
-static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__row_t *rows, size_t n)
+static long parent_of(const pp__map_t *at, const pp__tnode_t *t, size_t k)
 {
+	uint32_t v;
+	return t[k].depth > 1 && pp__map_get(at, t[k].parent, &v) ? (long)v : -1;
+}
+
+static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, size_t n)
+{
+	pp__map_t at = { 0 };
+	for (size_t i = 0; i < n; i++)
+		b->oom |= pp__map_put(&at, t[i].id, (uint32_t)i) != 0;
 	pp__pb_t msg = { 0 }, body = { 0 }, tmp = { 0 };
 	uint64_t str_names = STR_FIXED, str_files = STR_FIXED + p->nnames;
 	uint64_t str_unknown = STR_FIXED + 2ull * p->nnames, str_comment = str_unknown + 1;
-	int timed = 0;
+	int timed = p->nnodes != 0;
 	char hex[17];
-
-	for (size_t i = 0; i < n; i++)
-		timed |= rows[i].path->segs != NULL;
 
 	value_type(b, &tmp, PROFILE_SAMPLE_TYPE, STR_RETURNS, STR_COUNT);
 	value_type(b, &tmp, PROFILE_SAMPLE_TYPE, STR_TIME,
 		   pp__report_rate_known(p) ? STR_NS : STR_TICKS);
 
 	for (size_t i = 0; i < n; i++) {
-		const pp_ppath_t *pa = rows[i].path;
 		pp__pb_reset(&msg);
-		/* pprof lists a sample's locations leaf first. */
+		/* pprof lists a sample's locations leaf first: walk up the tree. */
 		pp__pb_reset(&body);
-		for (uint32_t d = pa->depth; d-- > 0;)
-			pp__pb_varint(&body, func_id(p, pa->names[d]));
+		for (long k = (long)i; k >= 0; k = parent_of(&at, t, (size_t)k))
+			pp__pb_varint(&body, func_id(p, t[k].name));
 		pp__pb_bytes(&msg, SAMPLE_LOCATION_ID, body.buf, body.len);
 		pp__pb_reset(&body);
-		pp__pb_varint(&body, pa->count > INT64_MAX ? INT64_MAX : pa->count);
-		uint64_t ns = pp__report_ns(p, rows[i].time);
+		pp__pb_varint(&body, t[i].leaves > INT64_MAX ? INT64_MAX : t[i].leaves);
+		uint64_t ns = pp__report_ns(p, t[i].self);
 		pp__pb_varint(&body, ns > INT64_MAX ? INT64_MAX : ns);
 		pp__pb_bytes(&msg, SAMPLE_VALUE, body.buf, body.len);
 		/* The stable id ties a sample back to the path in other reports. */
@@ -142,7 +150,7 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__row_t *rows, si
 	pp__pb_raw(&body, "", 1);
 	put_string(b, &tmp, body.oom ? "" : (const char *)body.buf);
 	for (size_t i = 0; i < n; i++) {
-		snprintf(hex, sizeof hex, "%016llx", (unsigned long long)rows[i].path->id);
+		snprintf(hex, sizeof hex, "%016llx", (unsigned long long)t[i].id);
 		put_string(b, &tmp, hex);
 	}
 
@@ -156,6 +164,7 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__row_t *rows, si
 	pp__pb_uint(b, PROFILE_DEFAULT_SAMPLE_TYPE, timed ? STR_TIME : STR_RETURNS);
 
 	b->oom |= msg.oom | body.oom | tmp.oom;
+	pp__map_free(&at);
 	pp__pb_free(&msg);
 	pp__pb_free(&body);
 	pp__pb_free(&tmp);
@@ -165,9 +174,14 @@ int pp__report_pprof(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o
 		     const pp__row_t *rows, size_t n)
 {
 	pp__pb_t b = { 0 };
+	pp__tnode_t *t;
 	int rc;
 	(void)o;
-	encode(&b, p, rows, n);
+	long m = pp__report_tree(p, rows, n, &t);
+	if (m < 0)
+		return -1;
+	encode(&b, p, t, (size_t)m);
+	free(t);
 	rc = b.oom ? -1 : pp__gzip_write(out, b.buf, b.len);
 	pp__pb_free(&b);
 	if (rc < 0)

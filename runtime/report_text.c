@@ -1,6 +1,7 @@
-/* The text report for people: a header of the run's counters, then one row
- * per selected path with its share, and per timed path a table of segment
- * percentiles. Names are cleaned so a hostile one cannot move the cursor. */
+/* The text report for people: a header of the run's counters and gated
+ * time, then one row per selected path with its share and its leaf's self
+ * time, and per path a table of the nodes along it. Names are cleaned so a hostile one cannot move the cursor. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <pathprof/gate.h>
@@ -56,42 +57,52 @@ static size_t udigits(uint64_t v)
  * long C++ name does not push every row of the table to the right. */
 #define SEG_NAME_MAX 32
 
-enum { SEG_COUNT, SEG_MEAN, SEG_P50, SEG_P90, SEG_P99, SEG_MAX, SEG_NCOLS };
-static const char *const seg_cols[SEG_NCOLS] = { "count", "mean", "p50", "p90", "p99", "max" };
+enum { COL_CALLS, COL_MEAN, COL_P50, COL_P99, COL_SELF, COL_TOTAL, NCOLS };
+static const char *const cols[NCOLS] = {"calls", "incl.mean", "p50", "p99", "self.mean", "self.total"};
 
-static void seg_values(const pp_profile_t *p, const pp_seg_t *s, char v[SEG_NCOLS][32])
+static void node_values(const pp_profile_t *p, const pp_pnode_t *n, char v[NCOLS][32])
 {
-	double mean = s->count ? pp__ticks_ns(p, s->sum) / (double)s->count : 0;
-	snprintf(v[SEG_COUNT], 32, "%llu", (unsigned long long)s->count);
-	snprintf(v[SEG_MEAN], 32, "%.0f", mean);
-	snprintf(v[SEG_P50], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 50)));
-	snprintf(v[SEG_P90], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 90)));
-	snprintf(v[SEG_P99], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 99)));
-	snprintf(v[SEG_MAX], 32, "%.0f", pp__ticks_ns(p, s->max));
+	if (!n) {
+		for (int c = 0; c < NCOLS; c++)
+			snprintf(v[c], 32, "-");
+		return;
+	}
+	const pp_seg_t *s = &n->incl;
+	double calls = s->count ? (double)s->count : 1;
+	snprintf(v[COL_CALLS], 32, "%llu", (unsigned long long)s->count);
+	snprintf(v[COL_MEAN], 32, "%.0f", pp__ticks_ns(p, s->sum) / calls);
+	snprintf(v[COL_P50], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 50)));
+	snprintf(v[COL_P99], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 99)));
+	snprintf(v[COL_SELF], 32, "%.0f", pp__ticks_ns(p, n->self) / calls);
+	snprintf(v[COL_TOTAL], 32, "%.0f", pp__ticks_ns(p, n->self));
 }
 
-static void text_segments(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa, size_t indent)
+/* The stages of a path: the node of each prefix (calls, inclusive time per
+ * call, self time). A node shared by several paths shows the same numbers
+ * on each: it is one place in the program, timed once per call. */
+static void text_nodes(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa,
+		       const pp_pnode_t **nodes, size_t indent)
 {
-	size_t namew = strlen("segment"), w[SEG_NCOLS];
-	char v[SEG_NCOLS][32];
+	size_t namew = strlen("node"), w[NCOLS];
+	char v[NCOLS][32];
 
-	for (int c = 0; c < SEG_NCOLS; c++)
-		w[c] = strlen(seg_cols[c]);
+	for (int c = 0; c < NCOLS; c++)
+		w[c] = strlen(cols[c]);
 	for (uint32_t i = 0; i < pa->depth; i++) {
 		size_t nw = text_width(pp__report_name(p, pa->names[i]));
 		if (nw <= SEG_NAME_MAX && nw > namew)
 			namew = nw;
-		seg_values(p, &pa->segs[i], v);
-		for (int c = 0; c < SEG_NCOLS; c++)
+		node_values(p, nodes[i], v);
+		for (int c = 0; c < NCOLS; c++)
 			if (strlen(v[c]) > w[c])
 				w[c] = strlen(v[c]);
 	}
 
 	pad(out, indent);
-	fputs("segment", out);
-	pad(out, namew - strlen("segment"));
-	for (int c = 0; c < SEG_NCOLS; c++)
-		fprintf(out, "  %*s", (int)w[c], seg_cols[c]);
+	fputs("node", out);
+	pad(out, namew - strlen("node"));
+	for (int c = 0; c < NCOLS; c++)
+		fprintf(out, "  %*s", (int)w[c], cols[c]);
 	fprintf(out, "  (%s)\n", pp__report_rate_known(p) ? "ns" : "ticks");
 
 	for (uint32_t i = 0; i < pa->depth; i++) {
@@ -105,8 +116,8 @@ static void text_segments(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa
 		} else {
 			pad(out, namew - nw);
 		}
-		seg_values(p, &pa->segs[i], v);
-		for (int c = 0; c < SEG_NCOLS; c++)
+		node_values(p, nodes[i], v);
+		for (int c = 0; c < NCOLS; c++)
 			fprintf(out, "  %*s", (int)w[c], v[c]);
 		fputc('\n', out);
 	}
@@ -122,8 +133,10 @@ static void text_header(FILE *out, const pp_profile_t *p)
 	fprintf(out, "\n  events     %llu\n", (unsigned long long)p->events);
 	fprintf(out, "  records    %llu leaf returns, %u distinct paths\n",
 		(unsigned long long)p->records, p->npaths);
-	fprintf(out, "  drops      %llu (path table full), %llu (frames beyond depth bound)\n",
-		(unsigned long long)p->drops_table, (unsigned long long)p->drops_depth);
+	fprintf(out, "  drops      %llu (path table full), %llu (frames beyond depth bound), "
+		"%llu (timed exits not recorded)\n",
+		(unsigned long long)p->drops_table, (unsigned long long)p->drops_depth,
+		(unsigned long long)p->drops_time);
 	fprintf(out, "  unmatched  %llu\n", (unsigned long long)p->unmatched);
 	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
 	if (pp__report_rate_known(p))
@@ -134,25 +147,36 @@ static void text_header(FILE *out, const pp_profile_t *p)
 		fprintf(out, "  timing     sample (one event in %u timed; counts exact)\n", p->sample_n);
 	else
 		fprintf(out, "  timing     %s\n", pp__report_timing_word(p->timing));
+	if (p->end_ns > p->start_ns)
+		fprintf(out, "  run        %llu ns (wall)\n",
+			(unsigned long long)(p->end_ns - p->start_ns));
+	if (p->nnodes) {
+		uint64_t g = pp__profile_gated_ticks(p);
+		fprintf(out, "  gated time %.0f %s (self times summed over nodes and threads)\n",
+			pp__ticks_ns(p, g), pp__report_rate_known(p) ? "ns" : "ticks");
+	}
 }
 
 int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *rows,
 		    size_t n)
 {
-	uint64_t total = 0, total_time = 0;
-	int any_timed = 0;
+	uint64_t total = 0, total_time = pp__profile_gated_ticks(p);
+	int any_timed = p->nnodes != 0;
 	const char *unit = pp__report_rate_known(p) ? "ns" : "ticks";
+	uint32_t maxdepth = 1;
 
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		total = pp__report_sat_add(total, p->paths[i].count);
-		total_time = pp__report_sat_add(total_time, pp__report_path_time(&p->paths[i]));
+		if (p->paths[i].depth > maxdepth)
+			maxdepth = p->paths[i].depth;
 	}
-	for (size_t i = 0; i < n; i++)
-		any_timed |= rows[i].path->segs != NULL;
+	const pp_pnode_t **nodes = malloc(maxdepth * sizeof *nodes);
+	if (!nodes)
+		return -1;
 
 	text_header(out, p);
 	fprintf(out, "\n%zu of %u paths by %s", n, p->npaths,
-		o->sort == PP_SORT_TIME ? "total time" : "count");
+		o->sort == PP_SORT_TIME ? "leaf self time" : "count");
 	if (o->top)
 		fprintf(out, ", top %u", o->top);
 	if (o->min_count)
@@ -160,13 +184,15 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	if (o->min_time_ns)
 		fprintf(out, ", min-time %llu ns", (unsigned long long)o->min_time_ns);
 	fputs("\n", out);
-	if (!n)
+	if (!n) {
+		free(nodes);
 		return 0;
+	}
 
 	/* Column widths from the rows shown, so counts of any size line up. */
 	char tbuf[32], tname[16];
 	size_t rankw = udigits(n), countw = strlen("count"), timew;
-	snprintf(tname, sizeof tname, "time(%s)", unit);
+	snprintf(tname, sizeof tname, "self(%s)", unit);
 	timew = strlen(tname);
 	for (size_t i = 0; i < n; i++) {
 		if (udigits(rows[i].path->count) > countw)
@@ -186,7 +212,8 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		double share = total ? 100.0 * (double)pa->count / (double)total : 0;
 		fprintf(out, "%*zu  %*llu  %6.2f%%", (int)rankw, i + 1, (int)countw,
 			(unsigned long long)pa->count, share);
-		if (any_timed && pa->segs) {
+		const pp_pnode_t *leaf = pp__profile_node(p, pa->id);
+		if (any_timed && leaf) {
 			double ts = total_time ? 100.0 * (double)rows[i].time / (double)total_time : 0;
 			snprintf(tbuf, sizeof tbuf, "%.0f", pp__ticks_ns(p, rows[i].time));
 			fprintf(out, "  %*s  %6.2f%%", (int)timew, tbuf, ts);
@@ -200,11 +227,16 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 			put_text(out, pp__report_name(p, pa->names[d]));
 		}
 		fputc('\n', out);
-		if (pa->segs) {
-			text_segments(out, p, pa, rankw + 2);
+		if (any_timed) {
+			if (pp__report_path_nodes(p, pa, nodes) < 0) {
+				free(nodes);
+				return -1;
+			}
+			text_nodes(out, p, pa, nodes, rankw + 2);
 			if (i + 1 < n)
 				fputc('\n', out);
 		}
 	}
+	free(nodes);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The path tree shared by the DOT and HTML renderers: paths folded into one
- * node per distinct name prefix, with counts and times summed, keyed by the
- * stable id of the prefix so every format names a node the same way. */
+ * node per distinct name prefix, counts summed and times taken from the
+ * profile's calling-context node of that prefix, keyed by the stable id of
+ * the prefix so every format names a node the same way. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,13 @@ int pp__report_prefix_ids(const pp_profile_t *p, const pp_ppath_t *pa, uint64_t 
 	for (uint32_t d = 0; d < pa->depth; d++)
 		ids[d] = pp__path_id(names, d + 1);
 	free(names);
+	return 0;
+}
+
+int pp__report_path_nodes(const pp_profile_t *p, const pp_ppath_t *pa, const pp_pnode_t **nodes)
+{
+	for (uint32_t d = 0; d < pa->depth; d++)
+		nodes[d] = pp__profile_stage(p, pa, d);
 	return 0;
 }
 
@@ -54,11 +62,10 @@ long pp__report_tree(const pp_profile_t *p, const pp__row_t *rows, size_t n, pp_
 	/* One entry per (path, frame), then entries of one prefix merged. */
 	for (size_t i = 0; i < n; i++) {
 		const pp_ppath_t *pa = rows[i].path;
-		uint64_t rest = rows[i].time;
 		if (pp__report_prefix_ids(p, pa, ids) < 0)
 			goto oom;
 		for (uint32_t d = 0; d < pa->depth; d++) {
-			uint64_t self = pa->segs ? pa->segs[d].sum : 0;
+			const pp_pnode_t *node = pp__profile_node(p, ids[d]);
 			t[k++] = (pp__tnode_t){
 				.id = ids[d],
 				.parent = d ? ids[d - 1] : 0,
@@ -66,11 +73,11 @@ long pp__report_tree(const pp_profile_t *p, const pp__row_t *rows, size_t n, pp_
 				.name = pa->names[d],
 				.count = pa->count,
 				.leaves = d + 1 == pa->depth ? pa->count : 0,
-				.time = rest,
-				.self = self,
-				.timed = pa->segs != NULL,
+				.calls = node ? node->incl.count : 0,
+				.time = node ? node->incl.sum : 0,
+				.self = node ? node->self : 0,
+				.timed = node != NULL,
 			};
-			rest = rest >= self ? rest - self : 0;
 		}
 	}
 	qsort(t, k, sizeof *t, by_id);
@@ -80,10 +87,7 @@ long pp__report_tree(const pp_profile_t *p, const pp__row_t *rows, size_t n, pp_
 			pp__tnode_t *a = &t[m - 1];
 			a->count = pp__report_sat_add(a->count, t[i].count);
 			a->leaves = pp__report_sat_add(a->leaves, t[i].leaves);
-			a->time = pp__report_sat_add(a->time, t[i].time);
-			a->self = pp__report_sat_add(a->self, t[i].self);
-			a->timed |= t[i].timed;
-			continue;
+			continue; /* calls and times are the node's own, not per path */
 		}
 		t[m++] = t[i];
 	}

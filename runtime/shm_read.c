@@ -328,38 +328,39 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 	return 0;
 }
 
-static int add_raw_path(walk_t *w, pp_profile_t *raw, uint32_t *cap, const pp__path_t *rp,
-			uint32_t depth, uint64_t count, const uint32_t *names, const pp__segrt_t *g)
+/* A path (count) or a node (timing g) of the raw per-slab profile; the
+ * merge that follows adds entries of one id. */
+static int add_raw(walk_t *w, const pp_profile_t *raw, pp_ppath_t **list, uint32_t *n,
+		   uint32_t *cap, uint32_t depth, uint64_t count, const uint32_t *names,
+		   const pp__segrt_t *g)
 {
-	if (raw->npaths == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		pp_ppath_t *m = realloc(raw->paths, *cap * sizeof *m);
+	if (*n == *cap) {
+		uint32_t c = *cap ? *cap * 2 : 256;
+		pp_ppath_t *m = realloc(*list, c * sizeof *m);
 		if (!m)
 			return fail(w->err, w->errlen, "out of memory");
-		raw->paths = m;
+		*list = m;
+		*cap = c;
 	}
 	const char **strs = malloc(depth * sizeof *strs);
-	pp_ppath_t *p = &raw->paths[raw->npaths];
-	*p = (pp_ppath_t){0, count, depth, malloc(depth * sizeof(uint32_t)),
-			  g ? calloc(depth, sizeof(pp_seg_t)) : NULL};
-	if (!strs || !p->names || (g && !p->segs)) {
+	pp_ppath_t *p = &(*list)[*n];
+	*p = (pp_ppath_t){.count = count, .depth = depth, .names = malloc(depth * sizeof(uint32_t))};
+	if (!strs || !p->names) {
 		free(strs);
 		free(p->names);
-		free(p->segs);
 		return fail(w->err, w->errlen, "out of memory");
 	}
-	raw->npaths++; /* owned by raw from here: freed with it on error */
+	(*n)++; /* owned by raw from here: freed with it on error */
 	for (uint32_t i = 0; i < depth; i++) {
 		p->names[i] = names[i];
 		strs[i] = raw->names[names[i]].name;
 	}
 	p->id = pp__path_id(strs, depth);
 	free(strs);
-	for (uint32_t i = 0; g && i < depth; i++)
-		if (seg_read(w, &p->segs[i], &g[i]) != 0)
-			return -1;
-	(void)rp;
-	return 0;
+	if (!g)
+		return 0;
+	p->self = __atomic_load_n(&g->self, __ATOMIC_RELAXED);
+	return seg_read(w, &p->incl, g);
 }
 
 static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_stats_t *st)
@@ -370,7 +371,7 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 	 * segment whose paths overlap could otherwise make the walk quadratic
 	 * in its size. */
 	uint64_t nslabs = 0, npaths = 0, walked = 0;
-	uint32_t cap = 0;
+	uint32_t cap = 0, cap_nodes = 0;
 	uint32_t *names = malloc(MAX_DEPTH * sizeof *names);
 	if (!names)
 		return fail(w->err, w->errlen, "out of memory");
@@ -412,12 +413,12 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 			uint64_t count = __atomic_load_n(&p->count, __ATOMIC_RELAXED);
 			uint64_t gp = (uint64_t)(uintptr_t)__atomic_load_n(&p->seg, __ATOMIC_ACQUIRE);
 			const pp__segrt_t *g = NULL;
-			if (gp && !(g = at_ptr(w, gp, (uint64_t)depth * sizeof *g))) {
+			if (gp && !(g = at_ptr(w, gp, sizeof *g))) {
 				rc = fail(w->err, w->errlen, "%s: timing of path at %#llx lies outside the "
 					  "used part of the mapping", w->v->object, (unsigned long long)pp);
 				break;
 			}
-			walked += (uint64_t)depth * (sizeof(uint64_t) + (g ? sizeof *g : 0));
+			walked += (uint64_t)depth * sizeof(uint64_t) + (g ? sizeof *g : 0);
 			if (too_many(w, walked, 1)) {
 				rc = fail(w->err, w->errlen, "%s: a list loops or paths overlap (their "
 					  "keys and timing exceed the used %llu bytes)", w->v->object,
@@ -427,10 +428,16 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 			uint32_t known = 0;
 			for (; known < depth && pp__map_get(by_key, p->keys[known], &names[known]); known++)
 				;
-			if (count && known < depth)
+			if (known < depth) {
 				st->unnamed_records += count;
-			else if (count)
-				rc = add_raw_path(w, raw, &cap, p, depth, count, names, g);
+			} else {
+				if (count)
+					rc = add_raw(w, raw, &raw->paths, &raw->npaths, &cap, depth,
+						     count, names, NULL);
+				if (rc == 0 && g)
+					rc = add_raw(w, raw, &raw->nodes, &raw->nnodes, &cap_nodes,
+						     depth, 0, names, g);
+			}
 			pp = (uint64_t)(uintptr_t)p->next;
 		}
 		sp = (uint64_t)(uintptr_t)s->next_all;

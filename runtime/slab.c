@@ -357,7 +357,7 @@ uint64_t pp__threads_seen(void)
 
 static void seg_zero(pp__segrt_t *g)
 {
-	g->count = g->sum = g->max = 0;
+	g->count = g->sum = g->max = g->self = 0;
 	g->min = UINT64_MAX;
 	for (uint32_t r = 0; r < PP_HIST_ROWS; r++)
 		if (g->rows[r])
@@ -371,8 +371,7 @@ void pp__slab_reset_all(void)
 			p->count = 0;
 			pp__segrt_t *g = (pp__segrt_t *)p->seg;
 			if (g)
-				for (uint32_t i = 0; i < p->depth; i++)
-					seg_zero(&g[i]);
+				seg_zero(g);
 		}
 		s->pub.events = 0;
 		s->drops_table = s->drops_depth = s->drops_time = s->unmatched = 0;

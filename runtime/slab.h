@@ -14,12 +14,14 @@
 
 #define PP__SLAB_MAGIC 0x62616c73666f7270ull /* "prpfslab" */
 
-/* Segment timing as the hot path keeps it: dense rows of 16 counters are
- * allocated on first use, so a segment costs 208 bytes plus 128 per octave
- * of durations it actually saw. Rows are referenced by 32-bit arena offsets
- * (units of 128 bytes) to keep the segment small. */
+/* A node's timing as the hot path keeps it: calls (count), inclusive time
+ * (sum, min, max, histogram) and self time, in ticks. Dense rows of 16
+ * counters are allocated on first use, so a node's timing costs 216 bytes
+ * plus 128 per octave of durations it actually saw. Rows are referenced by
+ * 32-bit arena offsets (units of 128 bytes) to keep the record small. */
 typedef struct pp__segrt {
 	uint64_t count, sum, min, max;
+	uint64_t self; /* inclusive minus the gated children's inclusive */
 	uint32_t rows[PP_HIST_ROWS];
 } pp__segrt_t;
 
@@ -29,7 +31,7 @@ typedef struct pp__slab_priv {
 	struct pp__slab pub; /* magic, events: read by the inline gate */
 	uint64_t drops_table; /* leaf records dropped: table or memory full */
 	uint64_t drops_depth; /* frames skipped beyond the stack bound */
-	uint64_t drops_time;  /* timed records without memory for histograms */
+	uint64_t drops_time;  /* timed exits not recorded: node table or memory full */
 	uint64_t unmatched;   /* leaves without an open frame */
 	uint64_t npaths;
 	pp__path_t *head; /* newest first; published with release stores */

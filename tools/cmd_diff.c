@@ -119,8 +119,7 @@ static int load_side(diff_side_t *s)
 	for (uint32_t i = 0; i < s->nruns; i++) {
 		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i]) != CLI_OK)
 			return -1;
-		for (uint32_t j = 0; j < s->runs[i].npaths; j++)
-			s->total_ns += diff_path_time_ns(&s->runs[i], &s->runs[i].paths[j]);
+		s->total_ns += pp__ticks_ns(&s->runs[i], pp__profile_gated_ticks(&s->runs[i]));
 	}
 	s->total_ns /= s->nruns;
 	return 0;
@@ -178,24 +177,24 @@ static double pct(double a, double b)
 	return a > 0 ? (b - a) / a * 100 : NAN;
 }
 
+/* Percentile p of the inclusive time of stage i (the node of the path's
+ * prefix of length i+1) on one side, NAN where it was not timed. */
 static void seg_ns(const diff_per_side_t *x, uint32_t i, double p, double *out)
 {
-	if (!x->path || !x->path->segs || !x->path->segs[i].count) {
-		*out = NAN;
-		return;
-	}
-	*out = pp__ticks_ns(x->prof, pp__seg_percentile(&x->path->segs[i], p));
+	const pp_pnode_t *n = x->path ? pp__profile_stage(x->prof, x->path, i) : NULL;
+	*out = n && n->incl.count ? pp__ticks_ns(x->prof, pp__seg_percentile(&n->incl, p)) : NAN;
 }
 
 static void text_segments(FILE *f, const diff_row_t *r)
 {
 	const pp_ppath_t *q = any_path(r);
 	const pp_profile_t *p = owner(r);
-	int timed = (r->s[0].path && r->s[0].path->segs) || (r->s[1].path && r->s[1].path->segs);
+	int timed = r->s[0].prof->nnodes || r->s[1].prof->nnodes;
 	if (!timed)
 		return;
-	fprintf(f, "   %-20s %10s %10s %10s %8s %10s %10s %10s %8s\n", "segment", "p50 A", "p50 B",
+	fprintf(f, "   %-20s %10s %10s %10s %8s %10s %10s %10s %8s\n", "node (incl.)", "p50 A", "p50 B",
 		"change", "%", "p99 A", "p99 B", "change", "%");
+	/* stage = the node of each prefix, inclusive time per call */
 	for (uint32_t i = 0; i < q->depth; i++) {
 		double v[4];
 		seg_ns(&r->s[0], i, 50, &v[0]);

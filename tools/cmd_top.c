@@ -101,12 +101,11 @@ static int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
-static uint64_t path_time(const pp_ppath_t *p)
+/* A path's time: its leaf node's self time (as the report's). */
+static uint64_t path_time(const pp_profile_t *prof, const pp_ppath_t *p)
 {
-	uint64_t t = 0;
-	for (uint32_t k = 0; p->segs && k < p->depth; k++)
-		t += p->segs[k].sum;
-	return t;
+	const pp_pnode_t *leaf = pp__profile_node(prof, p->id);
+	return leaf ? leaf->self : 0;
 }
 
 static sort_t cmp_sort;
@@ -153,8 +152,8 @@ static frame_path_t *frame_paths(const view_t *v)
 		fp[i].p = &c->paths[i];
 		fp[i].prev = v->have_prev && pp__map_get(&ids, c->paths[i].id, &at) ? &p->paths[at] : NULL;
 		uint64_t pc = fp[i].prev ? fp[i].prev->count : 0;
-		uint64_t pt = fp[i].prev ? path_time(fp[i].prev) : 0;
-		uint64_t t = path_time(fp[i].p);
+		uint64_t pt = fp[i].prev ? path_time(p, fp[i].prev) : 0;
+		uint64_t t = path_time(c, fp[i].p);
 		fp[i].delta = c->paths[i].count >= pc ? c->paths[i].count - pc : 0;
 		fp[i].time = t >= pt ? t - pt : 0;
 	}
@@ -230,11 +229,14 @@ static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 		fprintf(f, "],\"count\":%llu,\"delta\":%llu,\"rate\":%.3f,\"time_ns\":%.1f",
 			(unsigned long long)q->count, (unsigned long long)fp[i].delta,
 			rate(fp[i].delta, s), pp__ticks_ns(c, fp[i].time));
-		if (q->segs) {
-			fputs(",\"segments\":[", f);
+		if (c->nnodes) {
+			fputs(",\"nodes\":[", f);
 			for (uint32_t k = 0; k < q->depth; k++) {
-				const pp_seg_t *g = &q->segs[k];
-				const pp_seg_t *pg = fp[i].prev && fp[i].prev->segs ? &fp[i].prev->segs[k] : NULL;
+				const pp_pnode_t *gn = pp__profile_stage(c, q, k);
+				const pp_pnode_t *pn = p && fp[i].prev ? pp__profile_stage(p, fp[i].prev, k) : NULL;
+				static const pp_seg_t empty;
+				const pp_seg_t *g = gn ? &gn->incl : &empty;
+				const pp_seg_t *pg = pn ? &pn->incl : NULL;
 				double p50 = seg_pct_ns(c, g, 50), p99 = seg_pct_ns(c, g, 99);
 				fprintf(f, "%s{\"count\":%llu,\"p50_ns\":%.1f,\"p99_ns\":%.1f,"
 					   "\"p50_change_ns\":%.1f,\"p99_change_ns\":%.1f}",
@@ -269,9 +271,8 @@ static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 	const pp_profile_t *c = &v->cur, *p = v->have_prev ? &v->prev : NULL;
 	double s = span_s(v);
 	uint64_t de = delta(c->events, p ? p->events : 0), dr = delta(c->records, p ? p->records : 0);
-	uint64_t total_time = 0;
-	for (uint32_t i = 0; i < c->npaths; i++)
-		total_time += fp[i].time;
+	/* the gated time of the interval the paths' times cover */
+	uint64_t total_time = delta(pp__profile_gated_ticks(c), p ? pp__profile_gated_ticks(p) : 0);
 	if (v->tty)
 		fputs("\033[H\033[2J", f);
 	fprintf(f, "pathprof top  %s (pid %llu, %s)  segment %s%s\n", v->st.program,
@@ -292,16 +293,19 @@ static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 	for (uint32_t i = 0; i < n; i++) {
 		const pp_ppath_t *q = fp[i].p;
 		char pct[16] = "";
-		if (q->segs && total_time)
+		if (c->nnodes && total_time)
 			snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)fp[i].time / (double)total_time);
 		fprintf(f, "%12.1f %14llu %+12lld %6s  ", rate(fp[i].delta, s),
 			(unsigned long long)q->count, (long long)fp[i].delta, pct);
 		for (uint32_t k = 0; k < q->depth; k++)
 			fprintf(f, "%s%s", k ? ">" : "", c->names[q->names[k]].name);
 		fputc('\n', f);
-		for (uint32_t k = 0; q->segs && k < q->depth; k++) {
-			const pp_seg_t *g = &q->segs[k];
-			const pp_seg_t *pg = fp[i].prev && fp[i].prev->segs ? &fp[i].prev->segs[k] : NULL;
+		for (uint32_t k = 0; c->nnodes && k < q->depth; k++) {
+			const pp_pnode_t *gn = pp__profile_stage(c, q, k);
+			const pp_pnode_t *pn = p && fp[i].prev ? pp__profile_stage(p, fp[i].prev, k) : NULL;
+			static const pp_seg_t empty;
+			const pp_seg_t *g = gn ? &gn->incl : &empty;
+			const pp_seg_t *pg = pn ? &pn->incl : NULL;
 			char a[32], b[32], da[32], db[32];
 			double p50 = seg_pct_ns(c, g, 50), p99 = seg_pct_ns(c, g, 99);
 			human_ns(p50, a, sizeof a);

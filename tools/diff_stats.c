@@ -11,15 +11,14 @@
 
 double diff_path_time_ns(const pp_profile_t *p, const pp_ppath_t *q)
 {
-	double t = 0;
-	for (uint32_t i = 0; q->segs && i < q->depth; i++)
-		t += pp__ticks_ns(p, q->segs[i].sum);
-	return t;
+	const pp_pnode_t *leaf = pp__profile_node(p, q->id);
+	return leaf ? pp__ticks_ns(p, leaf->incl.sum) : 0;
 }
 
-static double path_timed(const pp_ppath_t *q)
+static double path_timed(const pp_profile_t *p, const pp_ppath_t *q)
 {
-	return q->segs && q->depth ? (double)q->segs[0].count : 0;
+	const pp_pnode_t *leaf = pp__profile_node(p, q->id);
+	return leaf ? (double)leaf->incl.count : 0;
 }
 
 /* Deterministic generator for the bootstrap: the same inputs always give the
@@ -38,25 +37,21 @@ static int by_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Variance of one segment's per-event times from its histogram (bucket
- * midpoints); segment times of one event are not independent, so the path's
- * variance is bounded by (sum of the segments' standard deviations)^2. */
+/* Variance of the leaf node's per-call inclusive times, from its histogram
+ * (bucket midpoints), in ns^2. */
 static double path_var(const pp_profile_t *p, const pp_ppath_t *q)
 {
-	double sd = 0;
-	for (uint32_t i = 0; q->segs && i < q->depth; i++) {
-		const pp_seg_t *g = &q->segs[i];
-		if (!g->count)
-			continue;
-		double mean = (double)g->sum / (double)g->count, v = 0;
-		for (uint32_t b = 0; b < g->nbins; b++) {
-			double d = (double)pp__hist_mid(g->bins[b].bucket) - mean;
-			v += (double)g->bins[b].count * d * d;
-		}
-		sd += sqrt(v / (double)g->count);
+	const pp_pnode_t *leaf = pp__profile_node(p, q->id);
+	const pp_seg_t *g = leaf ? &leaf->incl : NULL;
+	if (!g || !g->count)
+		return 0;
+	double mean = (double)g->sum / (double)g->count, v = 0;
+	for (uint32_t b = 0; b < g->nbins; b++) {
+		double d = (double)pp__hist_mid(g->bins[b].bucket) - mean;
+		v += (double)g->bins[b].count * d * d;
 	}
 	double ns = pp__ticks_ns(p, 1000000) / 1e6; /* ns per tick */
-	return sd * sd * ns * ns;
+	return v / (double)g->count * ns * ns;
 }
 
 static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
@@ -193,7 +188,7 @@ diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 				if (!q)
 					continue;
 				x->time[i] = diff_path_time_ns(&sd[k].runs[i], q);
-				x->timed[i] = path_timed(q);
+				x->timed[i] = path_timed(&sd[k].runs[i], q);
 				x->count += (double)q->count;
 			}
 			x->count /= sd[k].nruns;

@@ -28,7 +28,7 @@ typedef struct diff_per_side {
 	const pp_ppath_t *path;   /* in merged, NULL when absent */
 	double *time, *timed;     /* per run */
 	double count;             /* mean per run */
-	double mean;              /* ns per timed event, pooled over runs; NAN if untimed */
+	double mean;              /* ns per timed call of the leaf, pooled over runs; NAN if untimed */
 	double var;               /* per-event variance bound (ns^2) */
 	double ntimed;
 } diff_per_side_t;
@@ -42,7 +42,8 @@ typedef struct diff_row {
 	const char *verdict;
 } diff_row_t;
 
-/* Total time of path q of p in ns: the sum of its segments' sums. */
+/* Time of path q of p in ns: its leaf node's inclusive time, summed over
+ * the leaf's timed calls (0 untimed). */
 double diff_path_time_ns(const pp_profile_t *p, const pp_ppath_t *q);
 
 /* One row per id of either side with its per-run numbers, interval and

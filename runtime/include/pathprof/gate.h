@@ -42,7 +42,9 @@ typedef struct pp__frame {
 	uint64_t t;     /* entry timestamp in ticks, when the event is timed */
 	uint64_t ra;    /* raii only: the host's return address (tells a nested
 			 * scope from a new activation at the same address) */
-	uint64_t pad[2]; /* 64 bytes: a frame's index is one shift */
+	uint64_t kids;  /* timed events: inclusive ticks of the gated children
+			 * that have left, so that self = inclusive - kids */
+	uint64_t pad;   /* 64 bytes: a frame's index is one shift */
 } pp__frame_t;
 
 /* Frames pushed without a stack position (replay, recording, XRay) carry
@@ -84,14 +86,18 @@ typedef struct pp__mode {
 extern PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
 extern PP_EXPORT pp__mode_t pp__mode;
 
-/* Per-path record header; its keys follow. Counted on every leaf return. */
+/* Per-thread record of one calling-context node: the path prefix that ends
+ * at a gate, named by the running hash while that gate is open; its keys
+ * follow. count: leaf returns (the node ended a root->leaf path); seg: the
+ * node's timing (calls, inclusive histogram, self), allocated at its first
+ * timed exit. A node that only ever had children has count 0. */
 struct pp__path {
 	uint64_t hash;  /* running hash */
 	uint64_t count;
 	uint32_t depth;
 	uint32_t flags;
 	struct pp__path *next;   /* the slab's list, walked by readers */
-	struct pp__seg *seg;     /* per-segment timing, allocated on first timed record */
+	struct pp__seg *seg;     /* timing (slab.h), allocated on first timed exit */
 	uint64_t keys[];
 };
 
@@ -111,11 +117,12 @@ PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_COLD;
  * frame, count the exit as unmatched. */
 PP_EXPORT void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
 PP_EXPORT void pp__leave_resync(uint64_t key) PP_COLD;
-/* The rest of a leaf's exit, out of line: a path not found at its first
- * probe (first sight, collision), or any leaf of a timed event (now = the
- * exit timestamp). Both finish the pop (restore hash and depth). */
+/* The rest of an exit, out of line: a leaf whose path is not found at its
+ * first probe (first sight, collision), or any exit of a timed event (now =
+ * the exit timestamp: the gate's node records its inclusive and self time).
+ * Both finish the pop (restore hash and depth). */
 PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t d) PP_NOINSTR;
-PP_EXPORT void pp__leaf_timed(pp__tls_t *t, uint32_t d, uint64_t now) PP_NOINSTR;
+PP_EXPORT void pp__exit_timed(pp__tls_t *t, uint32_t d, uint64_t now) PP_NOINSTR;
 
 #ifdef PP_NO_TIMING
 #define PP__TIMING 0
@@ -262,21 +269,25 @@ PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int fe, int give
 		if (PP__TIMING)
 			t->timing_now = given ? timed : pp__event_timed(t);
 	}
-	if (PP__TIMING && t->timing_now)
+	if (PP__TIMING && t->timing_now) {
+		f->kids = 0;
 		f->t = given ? at : pp_ticks();
+	}
 }
 
 /* Pop the frame at depth d; a leaf records its path (see pp__push for given).
- * Everything past a one-probe hit of an untimed leaf is a tail call out of
- * line, so the inline part needs no callee-saved registers in its host. */
+ * Every exit of a timed event times its node, once, out of line (O(1)
+ * whatever the depth). Everything past a one-probe hit of an untimed leaf is
+ * a tail call out of line, so the inline part needs no callee-saved
+ * registers in its host. */
 PP_INLINE void pp__pop(pp__tls_t *t, uint32_t d, int given, uint64_t at)
 {
 	pp__frame_t *f = t->stack + d;
+	if (PP__TIMING && t->timing_now) {
+		pp__exit_timed(t, d, given ? at : pp_ticks());
+		return;
+	}
 	if (!f->child) {
-		if (PP__TIMING && t->timing_now) {
-			pp__leaf_timed(t, d, given ? at : pp_ticks());
-			return;
-		}
 		uint64_t h = t->hash;
 		pp__slot_t *s = t->table + pp__slot_index(h, t->mask);
 		if (PP_UNLIKELY(s->hash != h)) {
