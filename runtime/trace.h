@@ -13,7 +13,8 @@
 
 /* File: an 8-byte magic, u32 version, u32 header length, then chunks. */
 #define PP_TRACE_MAGIC "PPTRACE\n"
-#define PP_TRACE_VERSION 1u
+/* 2: every exit of a timed event carries its timestamp (node timing) */
+#define PP_TRACE_VERSION 2u
 #define PP_TRACE_HEADER 16u
 
 /* Chunk header (little-endian): u32 magic, u32 payload length, u64 stream,

@@ -24,15 +24,17 @@ static const char help_text[] =
 	"\n"
 	"Compare profile A (the baseline) with profile B. A and B are profile files,\n"
 	"or directories whose *.pathprof files are repeated runs of each side.\n"
-	"Paths are matched by stable id. Every change is B - A: positive means B\n"
-	"counts more or takes longer.\n"
+	"A row is a calling-context node (the path prefix that ends at a gate) or\n"
+	"a path; rows are matched by stable id. Every change is B - A: positive\n"
+	"means B counts more or takes longer.\n"
 	"\n"
-	"Per path: count A and B (mean per run) and their change, mean time per\n"
-	"event and its change in ns and %, a 95% interval for that change, a\n"
-	"verdict (slower, faster or no clear change), the impact on total time and\n"
-	"the path's share of it; per segment p50 and p99 of A and B and their\n"
-	"change. Paths only in A or only in B are listed apart. Rows are sorted by\n"
-	"impact (|B - A| of the path's total time per run).\n"
+	"Per row: leaf returns A and B (mean per run) and their change, mean\n"
+	"inclusive time per call and its change in ns and %, a 95% interval for\n"
+	"that change, a verdict (slower, faster or no clear change), the impact on\n"
+	"the gated time and the row's share of it; per node along its prefix p50\n"
+	"and p99 of A and B and their change. Rows only in A or only in B are\n"
+	"listed apart. Rows are sorted by impact (|B - A| of the node's inclusive\n"
+	"time per run).\n"
 	"\n"
 	"options:\n"
 	"  --format FMT        'text' (default), 'json', or 'html': one self-contained\n"
@@ -139,12 +141,12 @@ static void side_free(diff_side_t *s)
 
 static const pp_profile_t *owner(const diff_row_t *r)
 {
-	return r->s[0].path ? r->s[0].prof : r->s[1].prof;
+	return r->s[0].entry ? r->s[0].prof : r->s[1].prof;
 }
 
 static const pp_ppath_t *any_path(const diff_row_t *r)
 {
-	return r->s[0].path ? r->s[0].path : r->s[1].path;
+	return r->s[0].entry ? r->s[0].entry : r->s[1].entry;
 }
 
 static void put_names(FILE *f, const diff_row_t *r, const char *sep)
@@ -181,7 +183,7 @@ static double pct(double a, double b)
  * prefix of length i+1) on one side, NAN where it was not timed. */
 static void seg_ns(const diff_per_side_t *x, uint32_t i, double p, double *out)
 {
-	const pp_pnode_t *n = x->path ? pp__profile_stage(x->prof, x->path, i) : NULL;
+	const pp_pnode_t *n = x->entry ? pp__profile_stage(x->prof, x->entry, i) : NULL;
 	*out = n && n->incl.count ? pp__ticks_ns(x->prof, pp__seg_percentile(&n->incl, p)) : NAN;
 }
 
@@ -237,11 +239,11 @@ static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 			   "spread between runs); noise floor %.1f%%\n",
 			min_change);
 	for (int only = 0; only < 3; only++) {
-		static const char *const title[3] = {"paths in both", "only in A", "only in B"};
+		static const char *const title[3] = {"nodes and paths in both", "only in A", "only in B"};
 		uint32_t shown = 0;
 		for (uint32_t i = 0; i < n; i++) {
 			const diff_row_t *r = &rows[i];
-			int kind = r->s[0].path && r->s[1].path ? 0 : r->s[0].path ? 1 : 2;
+			int kind = r->s[0].entry && r->s[1].entry ? 0 : r->s[0].entry ? 1 : 2;
 			if (kind != only || (top && shown >= top))
 				continue;
 			if (!shown++) {
@@ -305,7 +307,7 @@ static void json_side(FILE *f, const diff_side_t *s)
 static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
 			uint32_t top, double min_change)
 {
-	fputs("{\n  \"schema\": 1,\n  \"change\": \"B - A\",\n  \"a\": ", f);
+	fputs("{\n  \"schema\": 2,\n  \"change\": \"B - A\",\n  \"a\": ", f);
 	json_side(f, &sd[0]);
 	fputs(",\n  \"b\": ", f);
 	json_side(f, &sd[1]);
@@ -320,7 +322,7 @@ static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 		const pp_profile_t *p = owner(r);
 		fprintf(f, "%s\n    {\"id\": \"%016llx\", \"in\": \"%s\", \"names\": [", i ? "," : "",
 			(unsigned long long)r->id,
-			r->s[0].path && r->s[1].path ? "both" : r->s[0].path ? "a" : "b");
+			r->s[0].entry && r->s[1].entry ? "both" : r->s[0].entry ? "a" : "b");
 		for (uint32_t j = 0; j < q->depth; j++) {
 			fputs(j ? ", " : "", f);
 			pp__report_json_str(f, p->names[q->names[j]].name);
@@ -329,6 +331,8 @@ static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 		json_field(f, ",\n     ", "count_a", r->s[0].count, 1);
 		json_field(f, ", ", "count_b", r->s[1].count, 1);
 		json_field(f, ", ", "count_change", r->s[1].count - r->s[0].count, 1);
+		json_field(f, ", ", "calls_a", r->s[0].ntimed / sd[0].nruns, 1);
+		json_field(f, ", ", "calls_b", r->s[1].ntimed / sd[1].nruns, 1);
 		json_field(f, ", ", "mean_ns_a", r->s[0].mean, 1);
 		json_field(f, ", ", "mean_ns_b", r->s[1].mean, 1);
 		json_field(f, ", ", "change_ns", r->change, 1);

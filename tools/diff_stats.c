@@ -9,16 +9,16 @@
 #include "diff_stats.h"
 #include "map.h"
 
-double diff_path_time_ns(const pp_profile_t *p, const pp_ppath_t *q)
+double diff_time_ns(const pp_profile_t *p, uint64_t id)
 {
-	const pp_pnode_t *leaf = pp__profile_node(p, q->id);
-	return leaf ? pp__ticks_ns(p, leaf->incl.sum) : 0;
+	const pp_pnode_t *n = pp__profile_node(p, id);
+	return n ? pp__ticks_ns(p, n->incl.sum) : 0;
 }
 
-static double path_timed(const pp_profile_t *p, const pp_ppath_t *q)
+static double timed_calls(const pp_profile_t *p, uint64_t id)
 {
-	const pp_pnode_t *leaf = pp__profile_node(p, q->id);
-	return leaf ? (double)leaf->incl.count : 0;
+	const pp_pnode_t *n = pp__profile_node(p, id);
+	return n ? (double)n->incl.count : 0;
 }
 
 /* Deterministic generator for the bootstrap: the same inputs always give the
@@ -37,12 +37,12 @@ static int by_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Variance of the leaf node's per-call inclusive times, from its histogram
+/* Variance of the node's per-call inclusive times, from its histogram
  * (bucket midpoints), in ns^2. */
-static double path_var(const pp_profile_t *p, const pp_ppath_t *q)
+static double node_var(const pp_profile_t *p, uint64_t id)
 {
-	const pp_pnode_t *leaf = pp__profile_node(p, q->id);
-	const pp_seg_t *g = leaf ? &leaf->incl : NULL;
+	const pp_pnode_t *n = pp__profile_node(p, id);
+	const pp_seg_t *g = n ? &n->incl : NULL;
 	if (!g || !g->count)
 		return 0;
 	double mean = (double)g->sum / (double)g->count, v = 0;
@@ -66,14 +66,14 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 		}
 		x->ntimed = n;
 		x->mean = n > 0 ? t / n : NAN;
-		x->var = x->path ? path_var(x->prof, x->path) : 0;
+		x->var = x->entry ? node_var(x->prof, r->id) : 0;
 		r->share[k] = sd[k].total_ns > 0 ? t / sd[k].nruns / sd[k].total_ns * 100 : 0;
 		r->impact += (k ? 1 : -1) * t / sd[k].nruns;
 	}
 	r->change = b->mean - a->mean;
 	r->change_pct = a->mean > 0 ? r->change / a->mean * 100 : NAN;
 	r->lo = r->hi = r->noise = NAN;
-	r->verdict = !a->path || !b->path ? "-" : "untimed";
+	r->verdict = !a->entry || !b->entry ? "-" : "untimed";
 	if (isnan(r->change))
 		return;
 	if (sd[0].nruns >= 2 && sd[1].nruns >= 2) {
@@ -137,7 +137,7 @@ static int by_impact(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-static const pp_ppath_t *find(const pp_profile_t *p, uint64_t id)
+static const pp_ppath_t *find_path(const pp_profile_t *p, uint64_t id)
 {
 	uint32_t lo = 0, hi = p->npaths;
 	while (lo < hi) {
@@ -150,14 +150,22 @@ static const pp_ppath_t *find(const pp_profile_t *p, uint64_t id)
 	return lo < p->npaths && p->paths[lo].id == id ? &p->paths[lo] : NULL;
 }
 
+/* The path with this id, else the node (a place that never ended a path). */
+static const pp_ppath_t *find(const pp_profile_t *p, uint64_t id)
+{
+	const pp_ppath_t *q = find_path(p, id);
+	return q ? q : pp__profile_node(p, id);
+}
+
+
 diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 {
 	pp__map_t ids = {0};
 	uint32_t n = 0, cap = 0;
 	diff_row_t *rows = NULL;
-	for (int k = 0; k < 2; k++)
-		for (uint32_t i = 0; i < sd[k].merged.npaths; i++) {
-			uint64_t id = sd[k].merged.paths[i].id;
+	for (int k = 0; k < 4; k++)
+		for (uint32_t i = 0; i < (k < 2 ? sd[k].merged.npaths : sd[k - 2].merged.nnodes); i++) {
+			uint64_t id = k < 2 ? sd[k].merged.paths[i].id : sd[k - 2].merged.nodes[i].id;
 			uint32_t at;
 			if (pp__map_get(&ids, id, &at))
 				continue;
@@ -178,18 +186,16 @@ diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 		for (int k = 0; k < 2; k++) {
 			diff_per_side_t *x = &rows[r].s[k];
 			x->prof = &sd[k].merged;
-			x->path = find(&sd[k].merged, rows[r].id);
+			x->entry = find(&sd[k].merged, rows[r].id);
 			x->time = calloc(sd[k].nruns, sizeof *x->time);
 			x->timed = calloc(sd[k].nruns, sizeof *x->timed);
 			if (!x->time || !x->timed)
 				goto oom;
 			for (uint32_t i = 0; i < sd[k].nruns; i++) {
-				const pp_ppath_t *q = find(&sd[k].runs[i], rows[r].id);
-				if (!q)
-					continue;
-				x->time[i] = diff_path_time_ns(&sd[k].runs[i], q);
-				x->timed[i] = path_timed(&sd[k].runs[i], q);
-				x->count += (double)q->count;
+				const pp_ppath_t *q = find_path(&sd[k].runs[i], rows[r].id);
+				x->time[i] = diff_time_ns(&sd[k].runs[i], rows[r].id);
+				x->timed[i] = timed_calls(&sd[k].runs[i], rows[r].id);
+				x->count += q ? (double)q->count : 0;
 			}
 			x->count /= sd[k].nruns;
 		}

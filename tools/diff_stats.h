@@ -22,18 +22,20 @@ typedef struct diff_side {
 	double total_ns; /* per run */
 } diff_side_t;
 
-/* One path's numbers on one side: per run time (ns) and timed events. */
+/* One row's numbers on one side: a row is a calling-context node (the
+ * prefix that ends at a gate), and a path when it ended leaves: per run its
+ * inclusive time (ns) and timed calls, and its leaf returns. */
 typedef struct diff_per_side {
 	const pp_profile_t *prof; /* merged */
-	const pp_ppath_t *path;   /* in merged, NULL when absent */
+	const pp_ppath_t *entry;  /* the path, else the node, in merged; NULL when absent */
 	double *time, *timed;     /* per run */
-	double count;             /* mean per run */
-	double mean;              /* ns per timed call of the leaf, pooled over runs; NAN if untimed */
+	double count;             /* leaf returns, mean per run */
+	double mean;              /* inclusive ns per timed call, pooled over runs; NAN if untimed */
 	double var;               /* per-event variance bound (ns^2) */
 	double ntimed;
 } diff_per_side_t;
 
-/* One path of either side: both sides' numbers, the change B - A (ns per
+/* One node or path of either side: both sides' numbers, the change B - A (ns per
  * event, %), its interval [lo, hi], the noise floor (%), impact and shares. */
 typedef struct diff_row {
 	uint64_t id;
@@ -42,9 +44,9 @@ typedef struct diff_row {
 	const char *verdict;
 } diff_row_t;
 
-/* Time of path q of p in ns: its leaf node's inclusive time, summed over
- * the leaf's timed calls (0 untimed). */
-double diff_path_time_ns(const pp_profile_t *p, const pp_ppath_t *q);
+/* Inclusive time in ns of node id of p, summed over its timed calls (0
+ * when it was not timed). */
+double diff_time_ns(const pp_profile_t *p, uint64_t id);
 
 /* One row per id of either side with its per-run numbers, interval and
  * verdict, sorted by impact (|B - A| of total time per run), then by count,

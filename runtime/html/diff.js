@@ -1,5 +1,5 @@
 /* The HTML report's diff mode: B's tree coloured by diff's own verdicts
- * against A, diff's columns in the paths table, A/B/change per segment.
+ * against A, diff's columns in the paths table, A/B/change per node along the path.
  * embed.py splices this file into report.js at its PP:DIFF_JS marker, inside
  * that closure, so it shares the report's state and helpers (one script). */
 
@@ -13,7 +13,10 @@ function diffPaths() {
 	}
 	const inA = index(dataA.paths), inB = index(data.paths);
 	const runsA = diff.a.runs.length, runsB = diff.b.runs.length;
-	return diff.paths.map(function (d, i) {
+	/* diff's rows are nodes and paths; the tree is built from the paths */
+	return diff.paths.filter(function (d) {
+		return inA.has(d.id) || inB.has(d.id);
+	}).map(function (d, i) {
 		const ia = inA.get(d.id), ib = inB.get(d.id);
 		const a = ia === undefined ? null : dataA.paths[ia];
 		const b = ib === undefined ? null : data.paths[ib];
@@ -22,11 +25,11 @@ function diffPaths() {
 			index: i,
 			id: d.id,
 			count: own.count / runs,
-			time: own.time_ns === null ? 0 : own.time_ns / runs,
-			timed: own.time_ns !== null,
+			time: own.self_ns === null ? 0 : own.self_ns / runs,
+			timed: own.self_ns !== null,
 			names: own.path,
 			nodeIds: b ? prefixIds[ib] : idsA[ia],
-			segments: own.segments,
+			nodes: b ? nodesB : nodesA,
 			rate: b ? data.ticks_per_ns : dataA.ticks_per_ns,
 			runs: runs,
 			diff: d,
@@ -82,10 +85,16 @@ function kindsOf(node) {
 	});
 }
 
-/* One verdict: that colour (only-in marks come from the CSS class);
- * several: bands as wide as their paths' share of the frame. */
+/* diff's row of each node, by frame id. */
+const diffRows = new Map(diff ? diff.paths.map(function (d) { return ['p' + d.id, d]; }) : []);
+
+/* A frame whose node diff judged takes that verdict's colour; otherwise
+ * one verdict of its paths: that colour (only-in marks come from the CSS
+ * class); several: bands as wide as their paths' share of the frame. */
 function paintDiff(f, node) {
-	const kinds = kindsOf(node);
+	const own = diffRows.get(node.id);
+	const kinds = own && own.in === 'both' && own.verdict !== 'untimed'
+		? [{ kind: kindOf(own), weight: 1, change: own.change_pct || 0 }] : kindsOf(node);
 	if (kinds.length === 1) {
 		f.dataset.verdict = kinds[0].kind;
 		f.classList.add('diff-' + kinds[0].kind);
@@ -149,13 +158,13 @@ function diffHead() {
 	});
 	$('paths-table').querySelector('thead').replaceChildren(tr);
 	const seg = el('tr');
-	['segment', 'count A', 'count B', 'mean A', 'mean B', 'change', '%', 'p50 A', 'p50 B',
+	['node', 'calls A', 'calls B', 'mean A', 'mean B', 'change', '%', 'p50 A', 'p50 B',
 		'change', '%', 'p99 A', 'p99 B', 'change', '%'].forEach(function (t) {
 		seg.appendChild(el('th', null, t));
 	});
 	$('seg-table').querySelector('thead').replaceChildren(seg);
-	$('seg-table').querySelector('caption').textContent = 'Segments along this path ' +
-		'context in A and B (time in ' + unit + ', counts per run, change = B \u2212 A, % of A); ' +
+	$('seg-table').querySelector('caption').textContent = 'Nodes along this path ' +
+		'context in A and B (inclusive time per call in ' + unit + ', calls per run, change = B \u2212 A, % of A); ' +
 		'click a row for its histograms';
 }
 
@@ -231,7 +240,7 @@ function diffTopPath() {
 		unit + ' per run, ' + (best.diff.in === 'both' ? best.diff.verdict : KIND_TEXT[best.kind]);
 }
 
-/* The clicked frame on both sides: its verdict(s), then per segment the
+/* The clicked frame on both sides: its verdict(s), then per node along it
  * merge of A's and of B's paths through it, as the report merges them. */
 function renderDiffDetails(node, names) {
 	const stats = $('details-stats');
@@ -261,13 +270,15 @@ function renderDiffDetails(node, names) {
 
 	const body = $('seg-table').querySelector('tbody');
 	body.replaceChildren();
+	const chain = chainOf(node);
 	const sides = ['a', 'b'].map(function (s) {
-		const list = node.through.filter(function (p) { return p[s] && p[s].segments; });
-		const merged = [];
-		for (let d = 0; list.length && d < node.depth; d++)
-			merged.push(mergeSegs(list.map(function (p) { return p[s].segments[d]; })));
+		const nodes = s === 'a' ? nodesA : nodesB;
+		const any = chain.some(function (n) { return nodes.has(n.id); });
 		return {
-			merged: merged,
+			merged: any ? chain.map(function (n) {
+				const info = nodes.get(n.id);
+				return info ? mergeSegs([info.incl]) : null; /* '-': not on this side */
+			}) : [],
 			rate: s === 'a' ? dataA.ticks_per_ns : data.ticks_per_ns,
 			runs: s === 'a' ? diff.a.runs.length : diff.b.runs.length,
 		};
@@ -321,7 +332,7 @@ function renderHistAB(ma, mb, name) {
 	h.replaceChildren();
 	h.classList.add('ab');
 	const ms = [ma, mb].map(function (m) { return m && m.count ? m : null; });
-	$('hist-title').textContent = 'Histograms of segment "' + name + '": A (grey) ' +
+	$('hist-title').textContent = 'Histograms of the inclusive time of "' + name + '": A (grey) ' +
 		(ms[0] ? ms[0].count : 0) + ', B (colour) ' + (ms[1] ? ms[1].count : 0) +
 		' timed events over all runs; log-linear buckets, heights as shares of each side';
 	const present = ms.filter(Boolean);

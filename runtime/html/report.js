@@ -17,24 +17,33 @@
 	const HIST_SUB_BITS = data.hist.sub_bits, HIST_BUCKETS = data.hist.buckets;
 	const HIST_SUB = 1 << HIST_SUB_BITS;
 	const NOMINAL_TOP = Math.pow(2, data.hist.rows + HIST_SUB_BITS - 1);
+	/* Calling-context nodes by frame id ('p' + stable id): their calls,
+	 * inclusive histogram and self time. */
+	function nodeMap(d) {
+		const m = new Map();
+		d.nodes.forEach(function (n) { m.set('p' + n.id, n); });
+		return m;
+	}
+	const nodesB = nodeMap(data), nodesA = diff ? nodeMap(dataA) : null;
 
 	const paths = diff ? diffPaths() : data.paths.map(function (p, i) {
 		return {
 			index: i,
 			id: p.id,
 			count: p.count,
-			time: p.time_ns === null ? 0 : p.time_ns,
-			timed: p.time_ns !== null,
+			time: p.self_ns === null ? 0 : p.self_ns,
+			timed: p.self_ns !== null,
 			names: p.path,
 			nodeIds: prefixIds[i],
-			segments: p.segments,
+			nodes: nodesB,
 			rate: rate,
 			runs: 1,
 		};
 	});
 	const totalCount = paths.reduce(function (a, p) { return a + p.count; }, 0);
-	const totalTime = paths.reduce(function (a, p) { return a + p.time; }, 0);
-	const anyTimed = paths.some(function (p) { return p.timed; });
+	/* the gated time: every node's self time, the roots' inclusive time */
+	const totalTime = diff ? diff.b.total_ns_per_run : data.gated_ns;
+	const anyTimed = data.nodes.length > 0 || (diff && dataA.nodes.length > 0);
 
 	const state = {
 		weight: anyTimed ? 'time' : 'count',
@@ -42,7 +51,7 @@
 		minCount: 0,
 		minTime: 0,
 		selected: null, /* node id */
-		segIndex: null, /* segment row whose histogram is shown */
+		segIndex: null, /* node row whose histogram is shown */
 		sortKey: 'weight',
 		sortDesc: true,
 	};
@@ -119,7 +128,7 @@
 		return lo + Math.floor((hi - lo) / 2);
 	}
 
-	/* Segments merge exactly: counts, sums, extremes and bins add up. */
+	/* Histograms merge exactly: counts, sums, extremes and bins add up. */
 	function mergeSegs(list) {
 		const m = { count: 0, sum: 0, min: Infinity, max: 0, bins: new Map() };
 		list.forEach(function (s) {
@@ -163,36 +172,57 @@
 
 	function weightOf(p) { return state.weight === 'time' ? p.time : p.count; }
 
+	/* Frames are the path prefixes of the paths shown; counts add up over
+	 * the paths through a frame, times are the frame's node's own
+	 * (inclusive and self, per run), so a frame is as wide as its inclusive
+	 * time and its children never exceed it. */
 	function buildTree(list) {
 		const root = { id: 'root', name: 'all', depth: 0, children: new Map(), count: 0,
 			time: 0, weight: 0, through: [] };
+		const byTime = state.weight === 'time';
 		nodesById = new Map();
 		list.forEach(function (p) {
-			let node = root, rest = p.time;
+			let node = root;
 			root.count += p.count;
-			root.time += p.time;
-			root.weight += weightOf(p);
+			if (!byTime)
+				root.weight += p.count;
 			for (let d = 0; d < p.names.length; d++) {
 				const id = p.nodeIds[d];
 				let child = node.children.get(id);
 				if (!child) {
+					const info = p.nodes.get(id) || null;
 					child = { id: id, name: p.names[d], depth: d + 1, parent: node,
-						children: new Map(), count: 0, time: 0, self: 0, weight: 0,
-						through: [] };
+						children: new Map(), count: 0, weight: 0, through: [], info: info,
+						rate: p.rate, runs: p.runs,
+						calls: info ? info.calls / p.runs : 0,
+						time: info ? nsAt(p.rate, info.incl.sum_ticks) / p.runs : 0,
+						self: info ? nsAt(p.rate, info.self_ticks) / p.runs : 0 };
+					if (byTime) {
+						child.weight = child.time;
+						if (d === 0) {
+							root.weight += child.time;
+							root.time += child.time;
+						}
+					}
 					node.children.set(id, child);
 					nodesById.set(id, child);
 				}
-				const self = p.segments ? nsAt(p.rate, p.segments[d].sum_ticks) / p.runs : 0;
 				child.count += p.count;
-				child.time += rest;
-				child.self += self;
-				child.weight += weightOf(p);
+				if (!byTime)
+					child.weight += p.count;
 				child.through.push(p);
-				rest -= self;
 				node = child;
 			}
 		});
 		return root;
+	}
+
+	/* The frames from the root down to node. */
+	function chainOf(node) {
+		const chain = [];
+		for (let n = node; n && n.depth; n = n.parent)
+			chain.unshift(n);
+		return chain;
 	}
 
 	function matches(name) {
@@ -290,24 +320,23 @@
 		const stats = $('details-stats');
 		stats.replaceChildren();
 		statItem(stats, 'leaf returns', node.count + ' (' + pct(node.count, totalCount) + ')');
-		if (node.through.some(function (p) { return p.timed; })) {
-			statItem(stats, 'time from entry', fmtTime(node.time) + ' (' + pct(node.time, totalTime) + ')');
-			statItem(stats, 'own segment', fmtTime(node.self));
+		if (node.info) {
+			statItem(stats, 'calls', String(node.calls));
+			statItem(stats, 'inclusive', fmtTime(node.time) + ' (' + pct(node.time, totalTime) + ')');
+			statItem(stats, 'self', fmtTime(node.self) + ' (' + pct(node.self, totalTime) + ')');
 		}
 		statItem(stats, 'paths through', String(node.through.length));
 		statItem(stats, 'id', node.id);
 
 		const body = $('seg-table').querySelector('tbody');
 		body.replaceChildren();
-		const timed = node.through.filter(function (p) { return p.segments; });
-		$('seg-table').hidden = !timed.length;
-		$('seg-none').hidden = !!timed.length;
-		$('hist-figure').hidden = !timed.length;
-		if (!timed.length)
+		const chain = chainOf(node);
+		$('seg-table').hidden = !node.info;
+		$('seg-none').hidden = !!node.info;
+		$('hist-figure').hidden = !node.info;
+		if (!node.info)
 			return;
-		const merged = [];
-		for (let d = 0; d < node.depth; d++)
-			merged.push(mergeSegs(timed.map(function (p) { return p.segments[d]; })));
+		const merged = chain.map(function (n) { return mergeSegs(n.info ? [n.info.incl] : []); });
 		if (state.segIndex === null)
 			state.segIndex = node.depth - 1;
 		merged.forEach(function (m, d) {
@@ -315,7 +344,7 @@
 			tr.appendChild(el('td', 'name', names[d]));
 			const mean = m.count ? ns(m.sum) / m.count : 0;
 			[m.count, mean, ns(percentile(m, 50)), ns(percentile(m, 90)),
-				ns(percentile(m, 99)), ns(m.max)].forEach(function (v) {
+				ns(percentile(m, 99)), ns(m.max), chain[d].self].forEach(function (v) {
 				tr.appendChild(el('td', 'num', fmtInt(v)));
 			});
 			if (d === state.segIndex)
@@ -335,8 +364,8 @@
 		const h = $('hist');
 		h.replaceChildren();
 		h.classList.remove('ab');
-		$('hist-title').textContent = 'Histogram of segment "' + name + '": ' + m.count +
-			' timed events, log-linear buckets';
+		$('hist-title').textContent = 'Histogram of the inclusive time of "' + name + '": ' + m.count +
+			' timed calls, log-linear buckets';
 		if (!m.count)
 			return;
 		const lo = m.sorted[0], hi = m.sorted[m.sorted.length - 1];

@@ -67,11 +67,64 @@ pp_ppath_t *tp_path(pp_profile_t *p, uint64_t count, const uint32_t *names, uint
 		strs[d] = p->names[names[d]].name;
 	pa->id = pp__path_id(strs, depth);
 	free(strs);
-	if (segs) {
-		pa->segs = tp_calloc(depth, sizeof *pa->segs);
-		memcpy(pa->segs, segs, depth * sizeof *segs);
+	/* Stage d's inclusive time per call: its own segment plus the mean of
+	 * the deeper ones, so that sums add up exactly (a node's inclusive sum
+	 * is its self plus its children's inclusive) and single-valued
+	 * segments give exact histograms. */
+	uint64_t rest = 0;
+	for (uint32_t d = depth; segs && d-- > 0;) {
+		const pp_seg_t *g = &segs[d];
+		uint64_t per = g->count ? rest / g->count : 0;
+		uint64_t *dense = tp_calloc(PP_HIST_BUCKETS, sizeof *dense);
+		for (uint32_t b = 0; b < g->nbins; b++)
+			dense[pp__hist_bucket(pp__hist_mid(g->bins[b].bucket) + per)] += g->bins[b].count;
+		pp_seg_t incl;
+		if (pp__seg_from_dense(&incl, g->count, g->sum + per * g->count, g->min + per,
+				       g->max + per, dense) != 0)
+			oom();
+		free(dense);
+		tp_node(p, names, d + 1, g->sum, &incl);
+		pp__seg_free(&incl);
+		rest += g->sum;
 	}
-	return pa;
+	for (uint32_t d = 0; segs && d < depth; d++)
+		pp__seg_free((pp_seg_t *)&segs[d]);
+	return &p->paths[p->npaths - 1];
+}
+
+pp_pnode_t *tp_node(pp_profile_t *p, const uint32_t *names, uint32_t depth, uint64_t self,
+		    const pp_seg_t *incl)
+{
+	const char **strs = tp_calloc(depth, sizeof *strs);
+	for (uint32_t d = 0; d < depth; d++)
+		strs[d] = p->names[names[d]].name;
+	uint64_t id = pp__path_id(strs, depth);
+	free(strs);
+	uint32_t at = 0;
+	while (at < p->nnodes && p->nodes[at].id < id)
+		at++;
+	if (at < p->nnodes && p->nodes[at].id == id) {
+		p->nodes[at].self += self;
+		if (pp__seg_merge(&p->nodes[at].incl, incl) != 0)
+			oom();
+		return &p->nodes[at];
+	}
+	pp_pnode_t *nodes = realloc(p->nodes, (p->nnodes + 1) * sizeof *nodes);
+	if (!nodes)
+		oom();
+	p->nodes = nodes;
+	memmove(&nodes[at + 1], &nodes[at], (p->nnodes - at) * sizeof *nodes);
+	p->nnodes++;
+	pp_pnode_t *n = &nodes[at];
+	memset(n, 0, sizeof *n);
+	n->id = id;
+	n->depth = depth;
+	n->self = self;
+	n->names = tp_calloc(depth, sizeof *n->names);
+	memcpy(n->names, names, depth * sizeof *names);
+	if (pp__seg_merge(&n->incl, incl) != 0)
+		oom();
+	return n;
 }
 
 pp_seg_t tp_seg(const uint64_t (*pairs)[2], size_t n)

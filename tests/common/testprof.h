@@ -20,10 +20,17 @@ void tp_names(pp_profile_t *p, uint32_t n, const char *const *names, const char 
 	      const uint32_t *lines);
 
 /* Append a path of depth name indices (root first), its id computed from
- * those names. segs holds depth segments whose bins p takes over, or is NULL
- * for a path never timed. The pointer is valid until the next tp_path. */
+ * those names. segs, when not NULL, holds depth histograms (freed here) of
+ * a pipeline's stages: stage k's own time goes to the node of prefix k as
+ * self time, and its inclusive time per call is its own plus the mean of
+ * the deeper stages. The pointer is valid until the next tp_path. */
 pp_ppath_t *tp_path(pp_profile_t *p, uint64_t count, const uint32_t *names, uint32_t depth,
 		    const pp_seg_t *segs);
+
+/* Add a node (self ticks, inclusive histogram copied) at its sorted place,
+ * or add to the node of the same names. */
+pp_pnode_t *tp_node(pp_profile_t *p, const uint32_t *names, uint32_t depth, uint64_t self,
+		    const pp_seg_t *incl);
 
 /* A segment of n (ticks, times) pairs, in any order; pairs seen 0 times are
  * skipped. */

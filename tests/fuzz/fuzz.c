@@ -175,8 +175,15 @@ void fz_same_profile(const pp_profile_t *a, const pp_profile_t *b)
 		SAME("path depth", x->depth, y->depth);
 		for (uint32_t k = 0; k < x->depth; k++)
 			SAME("path name index", x->names[k], y->names[k]);
-		SAME("timed flag", !x->segs, !y->segs);
-		for (uint32_t k = 0; x->segs && k < x->depth; k++)
-			same_seg(&x->segs[k], &y->segs[k]);
+	}
+	SAME("nodes", a->nnodes, b->nnodes);
+	for (uint32_t i = 0; i < a->nnodes; i++) {
+		const pp_pnode_t *x = &a->nodes[i], *y = &b->nodes[i];
+		SAME("node id", x->id, y->id);
+		SAME("node self", x->self, y->self);
+		SAME("node depth", x->depth, y->depth);
+		for (uint32_t k = 0; k < x->depth; k++)
+			SAME("node name index", x->names[k], y->names[k]);
+		same_seg(&x->incl, &y->incl);
 	}
 }

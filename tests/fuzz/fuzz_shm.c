@@ -77,19 +77,21 @@ static void check_profile(const pp_profile_t *p, const pp__shm_stats_t *st)
 		if (q->id != pp__path_id(strs, q->depth))
 			fz_fail("path %u: id is not the id of its names", i);
 		free(strs);
-		for (uint32_t k = 0; q->segs && k < q->depth; k++) {
-			const pp_seg_t *s = &q->segs[k];
-			uint64_t n = 0;
-			for (uint32_t b = 0; b < s->nbins; b++) {
-				if (s->bins[b].bucket >= PP_HIST_BUCKETS || !s->bins[b].count ||
-				    (b && s->bins[b].bucket <= s->bins[b - 1].bucket))
-					fz_fail("path %u segment %u: bin %u is out of order or empty", i, k, b);
-				n += s->bins[b].count;
-			}
-			if (n != s->count)
-				fz_fail("path %u segment %u: bins hold %llu, count says %llu", i, k,
-					(unsigned long long)n, (unsigned long long)s->count);
+	}
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		const pp_seg_t *s = &p->nodes[i].incl;
+		uint64_t n = 0;
+		if (i && p->nodes[i].id <= p->nodes[i - 1].id)
+			fz_fail("node %u: ids out of order", i);
+		for (uint32_t b = 0; b < s->nbins; b++) {
+			if (s->bins[b].bucket >= PP_HIST_BUCKETS || !s->bins[b].count ||
+			    (b && s->bins[b].bucket <= s->bins[b - 1].bucket))
+				fz_fail("node %u: bin %u is out of order or empty", i, b);
+			n += s->bins[b].count;
 		}
+		if (n != s->count)
+			fz_fail("node %u: bins hold %llu, count says %llu", i,
+				(unsigned long long)n, (unsigned long long)s->count);
 	}
 	if (records != p->records)
 		fz_fail("records %llu, paths + unnamed + drops make %llu",

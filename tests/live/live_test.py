@@ -101,8 +101,8 @@ def test_concurrent():
     check(d["threads"] == threads, "threads %d" % d["threads"])
     check(d["drops_table"] == 0 and d["drops_depth"] == 0, "drops")
     for p in d["paths"]:
-        check(len(p.get("segments", [])) == 3 and p["segments"][2]["count"] == p["count"],
-              "timed segments of %s" % p["names"])
+        check(len(p.get("nodes", [])) == 3 and p["nodes"][2]["count"] == p["count"],
+              "timed nodes of %s" % p["names"])
     # the pid finds the same segment
     pid = int(line[0].split()[1])
     dp = snap(str(pid))
@@ -207,7 +207,7 @@ def test_fork_and_merge():
                                    capture_output=True, check=True).stdout)
     j2 = json.loads(subprocess.run([PATHPROF, "report", "--format", "json", mm],
                                    capture_output=True, check=True).stdout)
-    check(strip_counts(j1["paths"]) == strip_counts(j2["paths"]),
+    check(strip_counts(j1["nodes"]) == strip_counts(j2["nodes"]),
           "self merge changed a percentile")
     l = merge(os.path.join(TMP, "l.pp"), merge(os.path.join(TMP, "ab.pp"), out, cout), api)
     rr = merge(os.path.join(TMP, "r.pp"), out, merge(os.path.join(TMP, "bc.pp"), cout, api))
@@ -227,7 +227,7 @@ def strip_counts(paths):
     def strip(v):
         if isinstance(v, dict):
             return {k: strip(x) for k, x in v.items()
-                    if k not in ("count", "time_ns", "sum_ticks", "bins")}
+                    if k not in ("count", "calls", "self_ticks", "self_ns", "sum_ticks", "bins")}
         if isinstance(v, list):
             return [strip(x) for x in v]
         return v

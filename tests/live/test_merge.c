@@ -144,7 +144,7 @@ int main(void)
 	CHECK_EQ_U64(find(&m, "main", "x")->count, 28);
 	CHECK_EQ_U64(find(&m, "main", "y")->count, 5);
 	CHECK_EQ_U64(find(&m, "main", "z")->count, 3);
-	CHECK(find(&m, "main", "z")->segs == NULL);
+	CHECK(pp__profile_node(&m, find(&m, "main", "z")->id) == NULL);
 	CHECK_EQ_U64(m.events, 36);
 	CHECK_EQ_U64(m.records, 37);
 	CHECK_EQ_U64(m.drops_table, 1);
@@ -154,8 +154,7 @@ int main(void)
 	CHECK_EQ_STR(m.frontend, "raii");
 	CHECK_EQ_U64(m.pid, 100);
 	pp_seg_t cat = tp_seg(vab, 6);
-	same_seg(&find(&m, "main", "x")->segs[0], &cat);
-	same_seg(&find(&m, "main", "x")->segs[1], &cat);
+	same_seg(&pp__profile_node(&m, find(&m, "main", "x")->id)->incl, &cat);
 	for (uint32_t i = 1; i < m.nnames; i++)
 		CHECK(strcmp(m.names[i - 1].name, m.names[i].name) < 0);
 	for (uint32_t i = 1; i < m.npaths; i++)
@@ -171,7 +170,8 @@ int main(void)
 	CHECK_EQ_U64(find(&aa, "main", "y")->count, 10);
 	CHECK_EQ_U64(aa.events, 30);
 	CHECK_EQ_U64(aa.threads, 4);
-	const pp_seg_t *s1 = &find(&a, "main", "x")->segs[1], *s2 = &find(&aa, "main", "x")->segs[1];
+	const pp_seg_t *s1 = &pp__profile_node(&a, find(&a, "main", "x")->id)->incl;
+	const pp_seg_t *s2 = &pp__profile_node(&aa, find(&aa, "main", "x")->id)->incl;
 	CHECK_EQ_U64(s2->count, 2 * s1->count);
 	for (double pct = 1; pct <= 100; pct += 1)
 		CHECK_EQ_U64(pp__seg_percentile(s1, pct), pp__seg_percentile(s2, pct));

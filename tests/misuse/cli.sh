@@ -116,8 +116,8 @@ expect 2 "pathprof: top: --iterations: '-1' is not a non-negative integer" top -
 
 # A profile from a newer pathprof: the reader names the file and stops.
 cp a.pathprof new.pathprof
-printf '\002' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
-newer="written by a newer pathprof (version 2); this one reads up to version 1"
+printf '\003' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
+newer="written by format 3; this pathprof reads format 2"
 for fmt in text json paths folded dot html pprof; do
 	expect 1 "pathprof: new.pathprof: $newer" report --format "$fmt" new.pathprof
 done
@@ -134,14 +134,18 @@ cp a.pathprof runs-b/r1.pathprof
 cp new.pathprof runs-b/r2.pathprof
 expect 1 "pathprof: runs-b/r2.pathprof: $newer" diff runs-a runs-b
 printf '\377\377\377\377' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 1 "pathprof: new.pathprof: written by a newer pathprof (version 4294967295); this one reads up to version 1" \
+expect 1 "pathprof: new.pathprof: written by format 4294967295; this pathprof reads format 2" \
+	report new.pathprof
+# An older one (format 1: per-path segments): one line, no guess at its times.
+printf '\001\000\000\000' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
+expect 1 "pathprof: new.pathprof: written by format 1; this pathprof reads format 2" \
 	report new.pathprof
 
 # A trace from a newer pathprof.
 PATHPROF_TRACE=$work/a.trace PATHPROF_OUT=$work/t.pathprof "$prog" >/dev/null 2>&1
 cp a.trace new.trace
 printf '\007' | dd of=new.trace bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 1 "pathprof: new.trace: written by a newer pathprof: trace version 7; this pathprof reads version 1" \
+expect 1 "pathprof: new.trace: written by a newer pathprof: trace version 7; this pathprof reads version 2" \
 	replay new.trace -o r.pathprof
 [ -e r.pathprof ] && { echo "FAIL: replay wrote an output from a newer trace"; fails=$((fails + 1)); }
 

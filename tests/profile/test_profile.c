@@ -116,16 +116,16 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 	p->drops_depth = 4;
 	p->unmatched = 5;
 	p->threads = 6;
+	p->drops_time = 7;
 	tp_names(p, 5, fn, file, line);
 	uint32_t *deep_names = tp_calloc(deep, sizeof *deep_names);
 	for (uint32_t k = 0; k < deep; k++)
 		deep_names[k] = k % 5;
 	for (uint32_t i = 0; i < (deep ? 5u : 4u); i++) {
 		uint32_t depth = i < 4 ? depths[i] : deep;
-		pp_ppath_t *pp = tp_path(p, 1000000007ull * (i + 1), i < 4 ? shapes[i] : deep_names,
-					 depth, NULL);
-		if (i != 1)
-			pp->segs = timed_segs(depth, i + 1);
+		pp_seg_t *segs = i != 1 ? timed_segs(depth, i + 1) : NULL;
+		tp_path(p, 1000000007ull * (i + 1), i < 4 ? shapes[i] : deep_names, depth, segs);
+		free(segs);
 	}
 	free(deep_names);
 }
@@ -161,6 +161,7 @@ static void same_profile(const pp_profile_t *a, const pp_profile_t *b)
 	CHECK_EQ_U64(a->drops_depth, b->drops_depth);
 	CHECK_EQ_U64(a->unmatched, b->unmatched);
 	CHECK_EQ_U64(a->threads, b->threads);
+	CHECK_EQ_U64(a->drops_time, b->drops_time);
 	CHECK_EQ_U64(a->nnames, b->nnames);
 	for (uint32_t i = 0; i < a->nnames && i < b->nnames; i++) {
 		CHECK(!strcmp(a->names[i].name, b->names[i].name), "name %u", i);
@@ -173,12 +174,18 @@ static void same_profile(const pp_profile_t *a, const pp_profile_t *b)
 		CHECK_EQ_U64(x->id, y->id);
 		CHECK_EQ_U64(x->count, y->count);
 		CHECK_EQ_U64(x->depth, y->depth);
-		CHECK(!x->segs == !y->segs, "path %u timed %d / %d", i, !!x->segs, !!y->segs);
-		for (uint32_t k = 0; k < x->depth && k < y->depth; k++) {
+		for (uint32_t k = 0; k < x->depth && k < y->depth; k++)
 			CHECK_EQ_U64(x->names[k], y->names[k]);
-			if (x->segs && y->segs)
-				same_seg(&x->segs[k], &y->segs[k]);
-		}
+	}
+	CHECK_EQ_U64(a->nnodes, b->nnodes);
+	for (uint32_t i = 0; i < a->nnodes && i < b->nnodes; i++) {
+		const pp_pnode_t *x = &a->nodes[i], *y = &b->nodes[i];
+		CHECK_EQ_U64(x->id, y->id);
+		CHECK_EQ_U64(x->depth, y->depth);
+		CHECK_EQ_U64(x->self, y->self);
+		for (uint32_t k = 0; k < x->depth && k < y->depth; k++)
+			CHECK_EQ_U64(x->names[k], y->names[k]);
+		same_seg(&x->incl, &y->incl);
 	}
 }
 
@@ -246,7 +253,7 @@ static void test_round_trip(void)
 	/* the header, byte for byte */
 	size_t n;
 	uint8_t *b = get_file(f, &n);
-	static const uint8_t head[] = { 'P', 'A', 'T', 'H', 'P', 'R', 'O', 'F', 1, 0, 0, 0, 16, 0, 0, 0,
+	static const uint8_t head[] = { 'P', 'A', 'T', 'H', 'P', 'R', 'O', 'F', 2, 0, 0, 0, 16, 0, 0, 0,
 					1, 0, 0, 0, 1, 0, 0, 0 };
 	CHECK(n > sizeof head && !memcmp(b, head, sizeof head), "header bytes");
 	CHECK(find_section(b, n, 4) == n - 16, "END is the last 16 bytes");
@@ -265,7 +272,7 @@ static void test_round_trip(void)
 	memset(&p, 0, sizeof p);
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write empty: %s", msg);
 	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "read empty: %s", msg);
-	CHECK(q.version == 1 && q.npaths == 0 && q.nnames == 0 && !strcmp(q.frontend, ""), "empty");
+	CHECK(q.version == 2 && q.npaths == 0 && q.nnodes == 0 && q.nnames == 0 && !strcmp(q.frontend, ""), "empty");
 	pp__profile_free(&q);
 	make_profile(&p, 4096);
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write deep: %s", msg);
@@ -298,9 +305,9 @@ static void test_write_errors(void)
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "invalid index written");
 	CHECK(strstr(msg, "name index 99 out of range"), "message: %s", msg);
 	p.paths[2].names[0] = 0;
-	p.paths[0].segs[1].bins[0].count++;
+	p.nodes[1].incl.bins[0].count++;
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "inconsistent histogram written");
-	CHECK(strstr(msg, "path 0 segment 1: bin counts sum"), "message: %s", msg);
+	CHECK(strstr(msg, "node 1: bin counts sum"), "message: %s", msg);
 	pp__profile_free(&p);
 	make_profile(&p, 4097);
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == -1, "depth 4097 written");
@@ -374,10 +381,12 @@ static void test_bad_files(void)
 	expect_bytes_fail((const uint8_t *)"PATHPROX", 8, "bad magic");
 	expect_bytes_fail((const uint8_t *)"hello world, not a profile\n", 27, "bad magic");
 	memcpy(c, b, n);
-	set32(c + 8, 2);
-	expect_bytes_fail(c, n, "written by a newer pathprof (version 2)");
+	set32(c + 8, 3);
+	expect_bytes_fail(c, n, "written by format 3; this pathprof reads format 2");
+	set32(c + 8, 1); /* the per-segment model of format 1 */
+	expect_bytes_fail(c, n, "written by format 1; this pathprof reads format 2");
 	set32(c + 8, 0);
-	expect_bytes_fail(c, n, "unsupported format version 0");
+	expect_bytes_fail(c, n, "written by format 0; this pathprof reads format 2");
 	memcpy(c, b, n);
 	set32(c + 12, 8);
 	expect_bytes_fail(c, n, "header length 8 is below 16");
@@ -415,41 +424,51 @@ static void test_bad_files(void)
 	memcpy(c, b, n);
 	set32(c + paths + 16, UINT32_MAX);
 	expect_bytes_fail(c, n, "4294967295 paths cannot fit");
-	size_t p0 = paths + 16 + 4; /* path 0: main>parse>leaf, timed */
+	size_t p0 = paths + 16 + 4; /* path 0: id, depth 3, names, count */
 	memcpy(c, b, n);
-	set32(c + p0 + 16, 5000);
+	set32(c + p0 + 8, 5000);
 	expect_bytes_fail(c, n, "5000 name indices cannot fit");
 	memcpy(c, b, n);
-	set32(c + p0 + 16, 0);
+	set32(c + p0 + 8, 0);
 	expect_bytes_fail(c, n, "corrupt section PATHS");
 	memcpy(c, b, n);
-	set32(c + p0 + 20 + 4, 5);
+	set32(c + p0 + 12 + 4, 5);
 	expect_bytes_fail(c, n, "path 0: name index 5 out of range (5 names)");
 	memcpy(c, b, n);
 	c[p0] ^= 1;
 	expect_bytes_fail(c, n, "path 0: id");
 	memcpy(c, b, n);
-	set32(c + p0 + 20 + 4, 3); /* names stay in range, the id no longer matches */
+	set32(c + p0 + 12 + 4, 3); /* names stay in range, the id no longer matches */
 	expect_bytes_fail(c, n, "does not match its names");
-	size_t flag = p0 + 20 + 12, seg0 = flag + 1;
+
+	/* NODES: id, depth, names, self, then the inclusive histogram */
+	size_t nodes = find_section(b, n, 5);
+	CHECK(nodes > paths, "NODES after PATHS");
 	memcpy(c, b, n);
-	c[flag] = 2;
-	expect_bytes_fail(c, n, "timed flag 2");
+	set32(c + nodes + 16, UINT32_MAX);
+	expect_bytes_fail(c, n, "4294967295 nodes cannot fit");
+	size_t n0 = nodes + 16 + 4, seg0 = n0 + 12 + 4 * (size_t)get32(b + n0 + 8) + 8;
+	memcpy(c, b, n);
+	c[n0] ^= 1;
+	expect_bytes_fail(c, n, "node 0: id");
 	memcpy(c, b, n);
 	set32(c + seg0 + 32, 100000);
 	expect_bytes_fail(c, n, "100000 histogram bins cannot fit");
 	memcpy(c, b, n);
 	set32(c + seg0 + 36, PP_HIST_BUCKETS);
-	expect_bytes_fail(c, n, "path 0 segment 0: bucket 704 out of range");
+	expect_bytes_fail(c, n, "node 0: bucket 704 out of range");
 	memcpy(c, b, n);
 	set32(c + seg0 + 36 + 12, get32(b + seg0 + 36));
-	expect_bytes_fail(c, n, "path 0 segment 0: buckets not strictly increasing");
+	expect_bytes_fail(c, n, "node 0: buckets not strictly increasing");
 	memcpy(c, b, n);
 	c[seg0 + 40] ^= 4;
-	expect_bytes_fail(c, n, "path 0 segment 0: bin counts sum to");
+	expect_bytes_fail(c, n, "node 0: bin counts sum to");
 	memcpy(c, b, n);
 	set64(c + seg0, 0);
 	expect_bytes_fail(c, n, "but the count is 0");
+	memcpy(c, b, n);
+	set64(c + n0 + 8 + 4 * 0, 0); /* depth 0 and the first name index 0 */
+	expect_bytes_fail(c, n, "corrupt");
 
 	/* section structure */
 	memcpy(c, b, n);

@@ -28,20 +28,22 @@ def bad_constant(name):
 TOP = {"schema": int, "profile_version": int, "frontend": str, "command": str,
        "pid": int, "start_ns": int, "end_ns": int, "timing": str, "sample_n": int,
        "events": int, "records": int, "drops_table": int, "drops_depth": int,
-       "unmatched": int, "threads": int, "hist": dict, "names": list,
-       "total_count": int, "total_paths": int, "selection": dict, "paths": list}
-SEG = ["name", "count", "sum_ticks", "min_ticks", "max_ticks", "mean_ns", "min_ns",
-       "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "bins"]
+       "unmatched": int, "threads": int, "drops_time": int, "hist": dict, "names": list,
+       "total_count": int, "total_paths": int, "selection": dict, "paths": list,
+       "nodes": list}
+INCL = ["count", "sum_ticks", "min_ticks", "max_ticks", "mean_ns", "min_ns",
+        "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "bins"]
+NODE = ["id", "calls", "self_ticks", "self_ns", "incl", "name_ids", "path"]
 
 
 def check(case, doc):
-    if set(doc) != set(TOP) | {"ticks_per_ns"}:
+    if set(doc) != set(TOP) | {"ticks_per_ns", "gated_ns"}:
         err("%s: top-level keys %s" % (case, sorted(doc)))
         return
     for k, t in TOP.items():
         if not isinstance(doc[k], t):
             err("%s: %s is not %s" % (case, k, t.__name__))
-    if doc["schema"] != 1:
+    if doc["schema"] != 2:
         err("%s: schema %r" % (case, doc["schema"]))
     if doc["selection"]["shown"] != len(doc["paths"]):
         err("%s: shown %d but %d paths" % (case, doc["selection"]["shown"], len(doc["paths"])))
@@ -51,25 +53,40 @@ def check(case, doc):
             err("%s: path %s names do not match name_ids" % (case, p["id"]))
         if len(p["id"]) != 16 or int(p["id"], 16) < 0:
             err("%s: bad id %r" % (case, p["id"]))
-        if p["segments"] is None:
-            if p["time_ns"] is not None:
-                err("%s: untimed path %s has a time" % (case, p["id"]))
+    node_ids = {n["id"] for n in doc["nodes"]}
+    for p in doc["paths"]:
+        if (p["self_ns"] is None) != (p["id"] not in node_ids):
+            err("%s: path %s has self_ns %r but its leaf node is %s"
+                % (case, p["id"], p["self_ns"], "present" if p["id"] in node_ids else "absent"))
+    ids = [n["id"] for n in doc["nodes"]]
+    if ids != sorted(ids, key=lambda x: int(x, 16)) or len(ids) != len(set(ids)):
+        err("%s: node ids not sorted and unique" % case)
+    gated = 0
+    for n in doc["nodes"]:
+        if list(n) != NODE:
+            err("%s: node keys %s" % (case, list(n)))
             continue
-        if len(p["segments"]) != len(p["path"]):
-            err("%s: path %s has %d segments for depth %d"
-                % (case, p["id"], len(p["segments"]), len(p["path"])))
-        for s, name in zip(p["segments"], p["path"]):
-            if list(s) != SEG or s["name"] != name:
-                err("%s: segment keys %s" % (case, list(s)))
-                continue
-            if sum(c for _, c in s["bins"]) != s["count"]:
-                err("%s: %s bins do not sum to count" % (case, name))
-            buckets = [b for b, _ in s["bins"]]
-            if buckets != sorted(set(buckets)) or any(b >= doc["hist"]["buckets"] for b in buckets):
-                err("%s: %s bins not increasing or out of range" % (case, name))
-            if not (s["min_ns"] <= s["p50_ns"] <= s["p90_ns"] <= s["p99_ns"]
-                    <= s["p999_ns"] <= s["max_ns"]):
-                err("%s: %s percentiles out of order" % (case, name))
+        if [names[i] for i in n["name_ids"]] != n["path"]:
+            err("%s: node %s names do not match name_ids" % (case, n["id"]))
+        s = n["incl"]
+        if list(s) != INCL:
+            err("%s: incl keys %s" % (case, list(s)))
+            continue
+        if s["count"] != n["calls"]:
+            err("%s: node %s calls %d but %d timed" % (case, n["id"], n["calls"], s["count"]))
+        if n["self_ticks"] > s["sum_ticks"]:
+            err("%s: node %s self above inclusive" % (case, n["id"]))
+        gated += n["self_ns"]
+        if sum(c for _, c in s["bins"]) != s["count"]:
+            err("%s: node %s bins do not sum to count" % (case, n["id"]))
+        buckets = [b for b, _ in s["bins"]]
+        if buckets != sorted(set(buckets)) or any(b >= doc["hist"]["buckets"] for b in buckets):
+            err("%s: node %s bins not increasing or out of range" % (case, n["id"]))
+        if not (s["min_ns"] <= s["p50_ns"] <= s["p90_ns"] <= s["p99_ns"]
+                <= s["p999_ns"] <= s["max_ns"]):
+            err("%s: node %s percentiles out of order" % (case, n["id"]))
+    if abs(gated - doc["gated_ns"]) > 1e-3 * max(1.0, gated) + len(doc["nodes"]):
+        err("%s: gated_ns %r but node self times sum to %r" % (case, doc["gated_ns"], gated))
 
 
 cases = subprocess.run([exe, "--list"], check=True, capture_output=True).stdout.decode().split()

@@ -36,7 +36,8 @@ static const char *const files[8] = { "demo.c" };
 static const uint32_t lines[8] = { 12 };
 
 /* A timed profile at 2 ticks per ns. Count order and time order differ: io is
- * 4x rarer than leaf but slower in total. One path was never timed. */
+ * 4x rarer than leaf but slower in total. One path was never timed. Path ids
+ * are real here: a path finds its nodes by them. */
 static void make_timed(pp_profile_t *p)
 {
 	static const char *const names[] = {
@@ -58,22 +59,26 @@ static void make_timed(pp_profile_t *p)
 	p->threads = 2;
 	tp_names(p, 6, names, files, lines);
 
-	pp_seg_t leaf[] = {
-		TP_SEG({ 10, 3990 }, { 20, 10 }),
-		TP_SEG({ 4, 2000 }, { 6, 2000 }),
-		TP_SEG({ 30, 3960 }, { 31, 39 }, { 1000, 1 }),
-	};
-	tp_path(p, 4000, TP_IDX(0, 1, 2), leaf)->id = 0xa1a1a1a1a1a1a1a1ull;
-	pp_seg_t io[] = {
-		TP_SEG({ 12, 1000 }),
-		TP_SEG({ 900, 500 }, { 1000, 400 }, { 5000, 99 }, { 100000, 1 }),
-	};
-	tp_path(p, 1000, TP_IDX(0, 3), io)->id = 0xb2b2b2b2b2b2b2b2ull;
-	pp_seg_t vec[] = { TP_SEG({ 8, 10 }), TP_SEG({ 2, 10 }), TP_SEG({ 64, 5 }, { 80, 5 }) };
-	tp_path(p, 10, TP_IDX(0, 1, 4), vec)->id = 0x0c0c0c0c0c0c0c0cull;
-	tp_path(p, 1, TP_IDX(0, 5), NULL)->id = 0xd4d4d4d4d4d4d4d4ull;
-	pp_seg_t work[] = { TP_SEG({ 3, 1 }), TP_SEG({ 7, 1 }) };
-	tp_path(p, 1, TP_IDX(0, 1), work)->id = 0x00000000000000e5ull;
+	/* Nodes that add up: main's inclusive time (2 340 440 ticks) is the
+	 * sum of every node's self time; parse was never timed. */
+	pp_seg_t leaf = TP_SEG({ 30, 3960 }, { 31, 39 }, { 1000, 1 });
+	pp_seg_t vec = TP_SEG({ 64, 5 }, { 80, 5 });
+	pp_seg_t io = TP_SEG({ 900, 500 }, { 1000, 400 }, { 5000, 99 }, { 100000, 1 });
+	pp_seg_t work = TP_SEG({ 70, 2000 }, { 150, 10 }, { 7, 1 });
+	pp_seg_t main_ = TP_SEG({ 100, 2000 }, { 320, 2000 }, { 1500, 1000 }, { 40, 11 });
+	tp_node(p, TP_IDX(0, 1, 2), 121009, &leaf);
+	tp_node(p, TP_IDX(0, 1, 4), 720, &vec);
+	tp_node(p, TP_IDX(0, 3), 1445000, &io);
+	tp_node(p, TP_IDX(0, 1), 141507 - 121009 - 720, &work);
+	tp_node(p, TP_IDX(0), 2340440 - 141507 - 1445000, &main_);
+	pp_seg_t *all[] = { &leaf, &vec, &io, &work, &main_ };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		pp__seg_free(all[i]);
+	tp_path(p, 4000, TP_IDX(0, 1, 2), NULL);
+	tp_path(p, 1000, TP_IDX(0, 3), NULL);
+	tp_path(p, 10, TP_IDX(0, 1, 4), NULL);
+	tp_path(p, 1, TP_IDX(0, 5), NULL);
+	tp_path(p, 1, TP_IDX(0, 1), NULL);
 }
 
 /* Untimed, unknown tick rate, and names no renderer may pass through raw:

@@ -5,12 +5,16 @@ of the same profile, through the tools that read them.
 usage: check_formats.py folded|dot|pprof PATHPROF MKPROF WORKDIR
 
 folded: every line parses back (frames;...;leaf value) to the JSON's paths
-        and values, for --value count, time and leaf, and totals agree.
+        (count: leaf returns; leaf: the leaf node's self time) or nodes
+        (time: each node's self time, so widths add up to inclusive times),
+        and totals agree.
 dot:    `dot -Tsvg` accepts the graph; every node and edge has an id that
         reaches the SVG; each edge's count is the sum of the counts of the
         paths through its child; --min-count prunes.
 pprof:  the file is gzip; `go tool pprof -top` lists every function with the
-        flat and cum totals the JSON implies, for both sample types.
+        flat and cum totals the JSON implies (a sample per node of the path
+        tree: the leaf returns that end there, its self time), for both
+        sample types.
 """
 import gzip
 import os
@@ -54,19 +58,35 @@ def ns(v):
     return int(round(v))
 
 
+def tree(data):
+    """(prefix, leaf returns ending there, self ns) for every prefix of every path."""
+    tpn = data['ticks_per_ns']
+    nodes = {tuple(n['path']): n for n in data['nodes']}
+    out = {}
+    for p in data['paths']:
+        for d in range(1, len(p['path']) + 1):
+            pre = tuple(p['path'][:d])
+            leaves, _ = out.get(pre, (0, 0))
+            self = ns(nodes[pre]['self_ticks'] / tpn) if pre in nodes else 0
+            out[pre] = (leaves + (p['count'] if d == len(p['path']) else 0), self)
+    return out
+
+
 def folded(pp, prof):
     data = load_json(pp, prof)
+    nodes = {tuple(n['path']): n for n in data['nodes']}
     for value in ('count', 'time', 'leaf'):
         want = {}
-        for p in data['paths']:
+        if value == 'time':
+            for pre, (_, self) in tree(data).items():
+                if self:
+                    want[';'.join(pre)] = self
+        for p in data['paths'] if value != 'time' else []:
             if value == 'count':
                 v = p['count']
-            elif p['segments'] is None:
-                v = 0
-            elif value == 'time':
-                v = ns(sum(s['sum_ticks'] for s in p['segments']) / data['ticks_per_ns'])
             else:
-                v = ns(p['segments'][-1]['sum_ticks'] / data['ticks_per_ns'])
+                leaf = nodes.get(tuple(p['path']))
+                v = ns(leaf['self_ticks'] / data['ticks_per_ns']) if leaf else 0
             if v:
                 want[';'.join(p['path'])] = v
         got = {}
@@ -151,13 +171,11 @@ def pprof(pp, prof, work):
     env = dict(os.environ, HOME=work, PPROF_TMPDIR=work, GOCACHE=os.path.join(work, 'gocache'))
     for index, value in ((0, 'count'), (1, 'time')):
         want = {}
-        for p in data['paths']:
-            v = p['count'] if value == 'count' else ns((p['time_ns'] or 0))
-            if value == 'time' and p['segments']:
-                v = ns(sum(s['sum_ticks'] for s in p['segments']) / data['ticks_per_ns'])
-            for name in set(p['path']):
+        for pre, (leaves, self) in tree(data).items():
+            v = leaves if value == 'count' else self
+            for name in set(pre):
                 flat, cum = want.get(name, (0, 0))
-                want[name] = (flat + (v if name == p['path'][-1] else 0), cum + v)
+                want[name] = (flat + (v if name == pre[-1] else 0), cum + v)
         want = {k: v for k, v in want.items() if v != (0, 0)}
         eq('pprof -top %s' % value, pprof_top(out, index, env), want)
 

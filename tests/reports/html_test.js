@@ -1,9 +1,10 @@
 /* The HTML report in a real headless Chromium: it loads with no console
  * error and no network request, shows the top path, a click on a frame shows
- * that frame's segment table with the numbers of the JSON export, search and
+ * the nodes along it with the numbers of the JSON export, frames are as
+ * wide as their inclusive time, search and
  * thresholds filter the path table, and hostile names render as text. The
  * diff page (mkprof diff-a/diff-b, numbers known exactly) colours frames by
- * diff's verdicts and shows A, B and the change per segment.
+ * diff's verdicts of their nodes and shows A, B and the change per node.
  * Screenshots are kept in OUTDIR.
  * usage: node html_test.js PLAYWRIGHT_DIR DEMO.html DEMO.json HOSTILE.html DIFF.html DIFF.json OUTDIR */
 'use strict';
@@ -69,40 +70,54 @@ async function demo(browser) {
 	const { page, seen, context } = await open(browser, demoHtml);
 	await page.screenshot({ path: path.join(outDir, 'demo.png'), fullPage: true });
 
-	/* The top path by time (the default weight of a timed profile). */
-	const top = data.paths.reduce((a, p) => (p.time_ns || 0) > (a.time_ns || 0) ? p : a);
+	/* The top path by time (the default weight of a timed profile): the
+	 * path whose leaf node has the most self time. */
+	const top = data.paths.reduce((a, p) => (p.self_ns || 0) > (a.self_ns || 0) ? p : a);
 	eq('top path', await page.textContent('#top-path-names'), top.path.join(' > '));
 	eq('path rows', (await tableRows(page, '#paths-table')).length, data.paths.length);
 
-	/* A leaf frame with one path through it: its table is that path's
-	 * segments, as the JSON export gives them. */
+	/* The node of a name prefix, from the JSON export. */
+	const nodeOf = (names) => data.nodes.find((n) => n.path.join('\u0000') === names.join('\u0000'));
+	const nodeRow = (names) => {
+		const n = nodeOf(names);
+		return [names[names.length - 1], String(n.calls)].concat(
+			[n.incl.mean_ns, n.incl.p50_ns, n.incl.p90_ns, n.incl.p99_ns, n.incl.max_ns, n.self_ns]
+				.map((v) => String(roundEven(v))));
+	};
+
+	/* A leaf frame: its table is the node of each prefix of its path, as
+	 * the JSON export gives them. */
 	const getc = data.paths.find((p) => p.path[p.path.length - 1] === 'getc');
 	await page.click('#flame .frame >> text="getc"');
 	await page.waitForSelector('#details:not([hidden])');
 	eq('details title', await page.textContent('#details-title'), 'getc');
 	eq('details path', await page.textContent('#details-path'), getc.path.join(' > '));
-	const want = getc.segments.map((s) => [s.name, String(s.count)].concat(
-		[s.mean_ns, s.p50_ns, s.p90_ns, s.p99_ns, s.max_ns].map((v) => String(roundEven(v)))));
-	eq('getc segment table', await tableRows(page, '#seg-table'), want);
+	const want = getc.path.map((_, d) => nodeRow(getc.path.slice(0, d + 1)));
+	eq('getc node table', await tableRows(page, '#seg-table'), want);
 	await page.screenshot({ path: path.join(outDir, 'demo-getc.png'), fullPage: true });
 
-	/* An inner frame: its own segment merges every path through it. */
-	const through = data.paths.filter((p) => p.path.length >= 2 && p.path[0] === 'main' &&
-		p.path[1] === 'work' && p.segments);
-	const segs = through.map((p) => p.segments[1]);
-	const count = segs.reduce((a, s) => a + s.count, 0);
-	const sum = segs.reduce((a, s) => a + s.sum_ticks, 0);
-	const max = Math.max.apply(null, segs.map((s) => s.max_ticks));
+	/* An inner frame: its own node, whatever paths pass through it. */
+	const work = nodeOf(['main', 'work']);
 	await page.click('#flame .frame >> text="work"');
 	const rows = await tableRows(page, '#seg-table');
 	eq('work table rows', rows.map((r) => r[0]), ['main', 'work']);
-	eq('work segment count', rows[1][1], String(count));
-	eq('work segment mean', rows[1][2], String(roundEven(sum / rate / count)));
-	eq('work segment max', rows[1][6], String(roundEven(max / rate)));
+	eq('work table', rows[1], nodeRow(['main', 'work']));
+	eq('work calls', rows[1][1], String(work.incl.count));
+	eq('work mean', rows[1][2], String(roundEven(work.incl.sum_ticks / rate / work.incl.count)));
 	const bars = await page.$$eval('#hist .bar:not(.empty)', (b) => b.length);
-	const bins = new Set();
-	segs.forEach((s) => s.bins.forEach((b) => bins.add(b[0])));
-	eq('work histogram bars', bars, bins.size);
+	eq('work histogram bars', bars, work.incl.bins.length);
+
+	/* Widths: a frame is as wide as its node's inclusive time, so a child
+	 * is never wider than its parent. */
+	const widths = await page.$$eval('#flame .frame', (f) => f.map((e) =>
+		[e.id, e.getBoundingClientRect().width]));
+	const w = new Map(widths);
+	const mainW = w.get('p' + nodeOf(['main']).id), workW = w.get('p' + work.id);
+	if (!(workW <= mainW + 0.5))
+		fail('work frame (' + workW + ' px) wider than main (' + mainW + ' px)');
+	const wantRatio = work.incl.sum_ticks / nodeOf(['main']).incl.sum_ticks;
+	if (Math.abs(workW / mainW - wantRatio) > 0.01)
+		fail('work/main width ratio ' + (workW / mainW) + ', expected ' + wantRatio);
 
 	/* Search keeps the paths with a matching name and marks the frames. */
 	await page.fill('#search', 'COMPUTE');
@@ -120,7 +135,7 @@ async function demo(browser) {
 	eq('min-count frames gone', await page.$$eval('#flame .frame', (f) =>
 		f.some((e) => e.textContent === 'io' || e.textContent === 'idle')), false);
 	await page.fill('#min-count', '0');
-	await page.fill('#min-time', String(Math.ceil(top.time_ns)));
+	await page.fill('#min-time', String(Math.ceil(top.self_ns)));
 	eq('min-time rows', (await tableRows(page, '#paths-table')).length, 1);
 	await page.fill('#min-time', '0');
 
@@ -165,7 +180,11 @@ async function frameInfo(page, sel) {
 
 async function diffPage(browser) {
 	const d = JSON.parse(fs.readFileSync(diffJson, 'utf8'));
-	const byLeaf = (n) => d.paths.find((p) => p.names[p.names.length - 1] === n);
+	/* diff's rows are nodes and paths; the page's table lists the paths */
+	const pathIds = new Set(['diff-a.json', 'diff-b.json'].flatMap((f) => JSON.parse(
+		fs.readFileSync(path.join(path.dirname(diffJson), f), 'utf8')).paths.map((p) => p.id)));
+	const byLeaf = (n) => d.paths.find((p) => p.names[p.names.length - 1] === n && pathIds.has(p.id));
+	const byNames = (ns) => d.paths.find((p) => p.names.join('>') === ns.join('>'));
 	const { page, seen, context } = await open(browser, diffHtml);
 	await page.screenshot({ path: path.join(outDir, 'diff.png'), fullPage: true });
 
@@ -179,8 +198,8 @@ async function diffPage(browser) {
 
 	/* The page's verdicts are diff's: the table in diff's order, every
 	 * leaf frame coloured by its path's verdict. */
-	const want = d.paths.map((p) => [p.in === 'both' ? p.verdict : 'only in ' + p.in.toUpperCase(),
-		p.names.join('>')]);
+	const want = d.paths.filter((p) => pathIds.has(p.id)).map((p) =>
+		[p.in === 'both' ? p.verdict : 'only in ' + p.in.toUpperCase(), p.names.join('>')]);
 	eq('diff verdicts', (await tableRows(page, '#paths-table')).map((r) => [r[1], r[10]]), want);
 	eq('known verdicts', ['compute', 'io', 'lex', 'poll', 'old_cache', '<b>x</b>'].map((n) =>
 		[byLeaf(n).in, byLeaf(n).verdict]), [['both', 'slower'], ['both', 'faster'],
@@ -199,7 +218,10 @@ async function diffPage(browser) {
 	eq('lex verdict', lex.verdict, 'same');
 	if (Math.max.apply(null, lex.rgb) - Math.min.apply(null, lex.rgb) > 40)
 		fail('lex is not neutral: rgb ' + lex.rgb);
-	eq('work is mixed', (await frameInfo(page, '#flame .frame >> text="work"')).verdict, 'mixed');
+	/* An inner frame takes its own node's verdict. */
+	const workRow = byNames(['main', 'work']);
+	eq('work takes its node\'s verdict', (await frameInfo(page, '#p' + workRow.id)).verdict,
+		workRow.verdict === 'no clear change' ? 'same' : workRow.verdict);
 
 	/* Paths on one side only are marked, their names still text. */
 	const onlyB = await frameInfo(page, leafFrame(byLeaf('<b>x</b>')));
@@ -209,40 +231,43 @@ async function diffPage(browser) {
 	eq('no injected elements', await page.evaluate(() =>
 		document.querySelectorAll('#flame b, table b').length), 0);
 
-	/* A click on compute: A, B and change per segment, exactly. */
+	/* A click on compute: A, B and change per node along it, exactly as
+	 * diff's own rows of those nodes say. */
 	await page.click(leafFrame(byLeaf('compute')));
 	await page.waitForSelector('#details:not([hidden])');
 	eq('compute path', await page.textContent('#details-path'), 'main > work > compute');
-	const same = (a) => [a, a, '+0', '+0.00'];
 	const rows = await tableRows(page, '#seg-table');
-	eq('compute segment table', rows, [
-		['main', '500', '500'].concat(same('10'), same('10'), same('10')),
-		['work', '500', '500'].concat(same('5'), same('5'), same('5')),
-		['compute', '500', '500'].concat(['1000', '2000', '+1000', '+100.00'],
-			['1000', '2000', '+1000', '+100.00'], ['1000', '2000', '+1000', '+100.00']),
-	]);
+	const chain = [['main'], ['main', 'work'], ['main', 'work', 'compute']].map(byNames);
+	eq('compute node names', rows.map((r) => r[0]), ['main', 'work', 'compute']);
+	eq('compute node calls', rows.map((r) => [r[1], r[2]]),
+		chain.map((c) => [String(c.calls_a), String(c.calls_b)]));
+	eq('compute node means', rows.map((r) => [r[3], r[4]]),
+		chain.map((c) => [String(roundEven(c.mean_ns_a)), String(roundEven(c.mean_ns_b))]));
+	eq('compute mean change', rows[2].slice(3, 7), ['1000', '2000', '+1000', '+100.00']);
 	/* ... and the p50/p99 columns are diff's JSON, unchanged. */
 	const js = byLeaf('compute').segments;
 	eq('compute p50/p99 as diff', rows.map((r) => [r[7], r[8], r[9], r[11], r[12], r[13]]),
 		js.map((g) => [g.p50_ns_a, g.p50_ns_b, g.p50_change_ns, g.p99_ns_a, g.p99_ns_b, g.p99_change_ns]
-			.map((v, i) => (i % 3 === 2 ? '+' : '') + String(v))));
+			.map((v, i) => (i % 3 === 2 && v >= 0 ? '+' : '') + String(v))));
 	const stats = await page.$$eval('#details-stats div', (ds) => ds.map((e) =>
 		[e.children[0].textContent, e.children[1].textContent]));
 	const c = byLeaf('compute');
 	eq('compute stats', stats.slice(0, 6), [['verdict', 'slower'], ['leaf returns A', '500'],
-		['leaf returns B', '500'], ['path mean A', '1015.0 ns'], ['path mean B', '2015.0 ns'],
-		['path change', '+1000.0 ns (+98.52%)']]);
+		['leaf returns B', '500'], ['path mean A', '1000.0 ns'], ['path mean B', '2000.0 ns'],
+		['path change', '+1000.0 ns (+100.00%)']]);
 	eq('compute stats as diff', [c.mean_ns_a, c.mean_ns_b, c.change_ns, c.change_pct],
-		[1015, 2015, 1000, 98.52]);
+		[1000, 2000, 1000, 100]);
 	eq('histogram pairs', await page.$$eval('#hist .pair', (p) => p.length) > 0, true);
 	await page.screenshot({ path: path.join(outDir, 'diff-compute.png'), fullPage: true });
 
 	/* The path only in B: B's numbers, A's columns empty. */
 	await page.click(leafFrame(byLeaf('<b>x</b>')));
-	eq('only-in-B segments', (await tableRows(page, '#seg-table')).map((r) => r.slice(0, 7)), [
-		['main', '-', '30', '-', '10', '-', '-'],
-		['new_cache', '-', '30', '-', '3', '-', '-'],
-		['<b>x</b>', '-', '30', '-', '300', '-', '-'],
+	const newChain = [['main'], ['main', 'new_cache'], ['main', 'new_cache', '<b>x</b>']].map(byNames);
+	eq('only-in-B nodes', (await tableRows(page, '#seg-table')).map((r) => r.slice(0, 5)), [
+		['main', String(newChain[0].calls_a), String(newChain[0].calls_b),
+			String(roundEven(newChain[0].mean_ns_a)), String(roundEven(newChain[0].mean_ns_b))],
+		['new_cache', '-', '30', '-', String(roundEven(newChain[1].mean_ns_b))],
+		['<b>x</b>', '-', '30', '-', '300'],
 	]);
 	checkClean('diff', seen);
 	await context.close();

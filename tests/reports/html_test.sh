@@ -31,5 +31,8 @@ mkdir -p "$work/screenshots" || exit 1
 	fail "diff --format html"
 "$pp" diff --format json -o "$work/diff.json" "$work/diff-a.pathprof" "$work/diff-b.pathprof" ||
 	fail "diff --format json"
+for s in a b; do
+	"$pp" report --format json -o "$work/diff-$s.json" "$work/diff-$s.pathprof" || fail "report --format json diff-$s"
+done
 exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
 	"$work/diff.html" "$work/diff.json" "$work/screenshots"
