@@ -24,23 +24,32 @@ static inline pp__slab_t *slab_of(pp__tls_t *t)
 	return (pp__slab_t *)t->slab;
 }
 
-/* The bound a thread's limit returns to once no skipped frame is open: a
- * recorded thread keeps 0 so that every gate comes through the recorder. */
-static inline uint32_t open_limit(const pp__tls_t *t)
+static inline uint32_t depth_of(const pp__tls_t *t)
 {
-	return t->trace ? 0 : pp__config.depth;
+	return PP__DS_DEPTH(t->dstate);
+}
+
+/* The switches of the inline gate, from the thread's state: the limit is
+ * twice the bound, or 0 (every gate out of line) while recording, inside a
+ * timed event, or with frames beyond the bound open; timed_gate sends the
+ * gates of a timed event, when nothing else is rare, to their own lean
+ * functions. */
+static inline void set_limits(pp__tls_t *t)
+{
+	int rare = t->trace || t->timing_now || t->excess;
+	t->limit = rare ? 0 : pp__config.depth * PP__FRAME_BYTES;
+	t->timed_gate = PP__TIMING && t->timing_now && !t->trace && !t->excess;
 }
 
 /* Beyond the bound: skip the frame but keep its parent from passing for a
  * leaf, and count it. */
 static void skip_frame(pp__tls_t *t, uint64_t sp)
 {
-	if (t->depth)
-		t->stack[t->depth - 1].child = 1;
+	t->dstate &= ~1u;
 	slab_of(t)->drops_depth++;
 	if (t->excess++ == 0)
 		t->excess_sp = sp;
-	t->limit = 0;
+	set_limits(t);
 }
 
 /* Skipped frames all lie at or below the outermost one's address: a gate
@@ -52,31 +61,89 @@ static void drop_dead_excess(pp__tls_t *t, uint64_t sp)
 	if (t->excess && sp != PP__SP_NONE && sp > t->excess_sp) {
 		slab_of(t)->unmatched += t->excess;
 		t->excess = 0;
-		t->limit = open_limit(t);
+		set_limits(t);
 	}
+}
+
+/* Push below the bound, then stamp the frame when the event is timed. The
+ * first frame of an event takes the timing decision in pp__push (or is
+ * given it: recording and replay; or is never timed: PP__FE_UNTIMED). */
+static void push_timed(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra, int given,
+		       uint32_t timed, uint64_t at)
+{
+	if (fe & PP__FE_UNTIMED) {
+		fe &= ~PP__FE_UNTIMED;
+		given = 1;
+		timed = 0;
+	}
+	uint64_t hb = t->hash;
+	if (hb == PP__SEED && !given && t->timing_now) {
+		/* a stale decision: a signal handler's event inside a timed one */
+		t->timing_now = 0;
+		set_limits(t);
+	}
+	pp__frame_t *f = pp__push_frame(t, t->dstate, key, fe, sp, ra, !given);
+	if (given && hb == PP__SEED) {
+		t->timing_now = PP__TIMING && timed;
+		set_limits(t);
+	}
+	if (PP__TIMING && t->timing_now && (given || hb != PP__SEED)) {
+		f->kids = 0;
+		f->t = given ? at : pp_ticks();
+	}
+}
+
+/* The sampling decision of an event's first gate: every event when timing
+ * is on, one in sample_n when sampling. */
+static uint32_t decide_timing(pp__tls_t *t)
+{
+	uint32_t m = pp__mode.timing;
+	if (m != PP_TIMING_SAMPLE)
+		return m == PP_TIMING_ON;
+	if (t->countdown > 1) {
+		t->countdown--;
+		return 0;
+	}
+	t->countdown = pp__mode.sample_n;
+	return 1;
+}
+
+void pp__event_timing(pp__tls_t *t, pp__frame_t *f)
+{
+	if (t->trace || !decide_timing(t))
+		return; /* a recorded thread decides in traced_enter */
+	t->timing_now = 1;
+	set_limits(t);
+	f->kids = 0;
+	f->t = pp_ticks();
 }
 
 void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at)
 {
-	if (t->excess || t->depth >= pp__config.depth) {
+	if (t->excess || depth_of(t) >= pp__config.depth) {
 		skip_frame(t, PP__SP_NONE);
 		return;
 	}
-	pp__push(t, t->depth, key, PP_FE_NONE, 1, timed, at, PP__SP_NONE, 0);
+	push_timed(t, key, PP_FE_NONE, PP__SP_NONE, 0, 1, timed, at);
 }
 
 /* Drop the frames on top down to depth `keep`, each counted, one at a time,
  * depth first: a signal handler arriving half-way then pushes above the
- * frames still to be read. */
+ * frames still to be read. A dropped frame is not timed: its time stays in
+ * the self time of the frame below, so sums still add up. */
 static void drop_frames(pp__tls_t *t, uint32_t keep)
 {
 	uint32_t d;
-	while ((d = t->depth) > keep) {
+	while ((d = depth_of(t)) > keep) {
 		const pp__frame_t *f = t->stack + d - 1;
-		t->depth = d - 1;
+		t->dstate = (d - 1) * PP__FRAME_BYTES;
 		__asm__ volatile("" ::: "memory");
 		t->hash = f->hash_before;
 		slab_of(t)->unmatched++;
+		if (f->hash_before == PP__SEED && t->timing_now) {
+			t->timing_now = 0; /* the timed event's root is gone */
+			set_limits(t);
+		}
 	}
 }
 
@@ -84,17 +151,18 @@ static void drop_frames(pp__tls_t *t, uint32_t keep)
  * first drop the dead frames on top (pp__dead). */
 static void enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
-	if (PP__RESYNC(fe) && sp != PP__SP_NONE) {
-		uint32_t d = t->depth;
-		while (d > 0 && pp__dead(t->stack + d - 1, fe, sp, ra, key))
+	int efe = fe & ~PP__FE_UNTIMED;
+	if (PP__RESYNC(efe) && sp != PP__SP_NONE) {
+		uint32_t d = depth_of(t);
+		while (d > 0 && pp__dead(t->stack + d - 1, efe, sp, ra, key))
 			d--;
 		drop_frames(t, d);
 	}
-	if (t->depth >= pp__config.depth) {
+	if (depth_of(t) >= pp__config.depth) {
 		skip_frame(t, sp);
 		return;
 	}
-	pp__push(t, t->depth, key, fe, 0, 0, 0, sp, ra);
+	push_timed(t, key, fe, sp, ra, 0, 0, 0);
 }
 
 void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra)
@@ -102,15 +170,26 @@ void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	enter_checked(&pp__tls, key, fe, sp, ra);
 }
 
+/* The exit of a timed event's gate at state v (as pp__pop): the gate's
+ * inclusive time (exit - entry) and self time (inclusive - its gated
+ * children's inclusive) go to its node, and its inclusive time to its
+ * parent's children, so that the self times of an event add up to its
+ * root's inclusive time exactly. An event's root (entered with the seed
+ * hash) has no parent in the event: the frame below it, if any, is one a
+ * signal handler interrupted; its exit ends the timed event. Clocks that
+ * step back (migration across unsynchronised sockets) give 0, never a huge
+ * unsigned value. */
+static inline __attribute__((always_inline)) void pop_timed(pp__tls_t *t, uint32_t v, uint64_t now);
+
 /* Leave the nearest open frame entered with key: the frames above it have
  * gone without their exit (longjmp, an exception that ran no exit hook).
  * Without one, the exit has no entry (pp_root() inside a gate, a frame
  * already dropped): count it. Within a recursion the nearest frame of the
  * key may be a dead instance rather than the one leaving; the entry check
  * catches most of those (docs/control-flow.md). */
-static void leave_checked(pp__tls_t *t, uint64_t key, int checked)
+static void leave_checked(pp__tls_t *t, uint64_t key, int checked, uint64_t now)
 {
-	uint32_t d = t->depth;
+	uint32_t d = depth_of(t);
 	if (checked)
 		while (d > 0 && t->stack[d - 1].key != key)
 			d--;
@@ -118,36 +197,39 @@ static void leave_checked(pp__tls_t *t, uint64_t key, int checked)
 		slab_of(t)->unmatched++;
 		return;
 	}
-	drop_frames(t, d);
-	pp__pop(t, d - 1, 0, 0);
+	if (d != depth_of(t))
+		drop_frames(t, d);
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	if (PP__TIMING && t->timing_now)
+		pop_timed(t, v, now);
+	else
+		pp__pop(t, v);
 }
 
 void pp__leave_resync(uint64_t key)
 {
-	leave_checked(&pp__tls, key, 1);
+	leave_checked(&pp__tls, key, 1, 0);
 }
 
 void pp__gate_leave_at(pp__tls_t *t, uint64_t at)
 {
 	if (t->excess) {
 		if (--t->excess == 0)
-			t->limit = open_limit(t);
+			set_limits(t);
+		t->dstate &= ~1u;
 		return;
 	}
-	if (!t->depth) {
-		slab_of(t)->unmatched++;
-		return;
-	}
-	pp__pop(t, t->depth - 1, 1, at);
+	leave_checked(t, 0, 0, at);
 }
 
 void pp__gate_root(pp__tls_t *t)
 {
 	t->hash = PP__SEED;
-	t->depth = 0;
+	t->dstate = 0;
 	t->excess = 0;
 	t->excess_sp = 0;
-	t->limit = open_limit(t);
+	t->timing_now = 0;
+	set_limits(t);
 }
 
 int pp__gate_live(const pp__tls_t *t)
@@ -159,7 +241,7 @@ void pp__gate_untrace(pp__tls_t *t)
 {
 	t->trace = NULL;
 	if (t->state == ST_LIVE)
-		t->limit = t->excess ? 0 : pp__config.depth;
+		set_limits(t);
 }
 
 /* A recorded gate: take the timing decision and read the clock here, record
@@ -168,10 +250,10 @@ void pp__gate_untrace(pp__tls_t *t)
 static void traced_enter(pp__tls_t *t, uint64_t key)
 {
 	int rec = pp__trace_begin(t->trace);
-	uint32_t push = !t->excess && t->depth < pp__config.depth;
+	uint32_t push = !t->excess && depth_of(t) < pp__config.depth;
 	uint32_t timed = t->timing_now;
 	if (push && t->hash == PP__SEED)
-		timed = pp__event_timed(t);
+		timed = decide_timing(t);
 	uint64_t at = push && timed ? pp_ticks() : 0;
 	if (rec)
 		pp__trace_put(t->trace, push && timed ? PP_EV_ENTER_T : PP_EV_ENTER, key, at);
@@ -183,7 +265,7 @@ static void traced_enter(pp__tls_t *t, uint64_t key)
 static void traced_leave(pp__tls_t *t)
 {
 	int rec = pp__trace_begin(t->trace);
-	int timed = !t->excess && t->depth && t->timing_now;
+	int timed = !t->excess && depth_of(t) && t->timing_now;
 	uint64_t at = timed ? pp_ticks() : 0;
 	if (rec)
 		pp__trace_put(t->trace, timed ? PP_EV_LEAVE_T : PP_EV_LEAVE, 0, at);
@@ -192,28 +274,30 @@ static void traced_leave(pp__tls_t *t)
 		pp__trace_end(t->trace);
 }
 
+/* The exit of a timed event's gate when nothing else is rare (timed_gate;
+ * the entry is inline, pp__enter): lean, no errno save (nothing here sets
+ * it; node_get and new_row save their own). Anything unusual (the bound, a
+ * failed resync check) goes the general way. */
+void pp__leave_timed(uint64_t key, int fe)
+{
+	pp__tls_t *t = &pp__tls;
+	uint64_t now = pp_ticks();
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	if (PP_LIKELY(v < pp__config.depth * PP__FRAME_BYTES &&
+		      (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))) {
+		pop_timed(t, v, now);
+		return;
+	}
+	leave_checked(t, key, PP__RESYNC(fe), now);
+}
+
 void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
 	pp__tls_t *t = &pp__tls;
 	int saved = errno;
-	if (t->state == ST_NEW) {
-		t->state = ST_REGISTERING;
-		if (pp__thread_register(t, fe) == 0) {
-			t->state = ST_LIVE;
-			t->excess = 0;
-			t->limit = pp__config.depth;
-			if (pp__trace_armed)
-				pp__trace_attach(t, fe);
-			if (t->trace)
-				traced_enter(t, key);
-			else
-				enter_checked(t, key, fe, sp, ra);
-			errno = saved;
-			return;
-		}
-		t->state = ST_DEAD;
-	}
-	if (t->state == ST_LIVE) {
+	int untimed = fe & PP__FE_UNTIMED;
+	fe &= ~PP__FE_UNTIMED;
+	if (PP_LIKELY(t->state == ST_LIVE)) {
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
 		if (t->trace) {
@@ -224,7 +308,26 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 			if (t->excess)
 				skip_frame(t, sp);
 			else
-				enter_checked(t, key, fe, sp, ra);
+				enter_checked(t, key, fe | untimed, sp, ra);
+		}
+	} else if (t->state == ST_NEW) {
+		t->state = ST_REGISTERING;
+		if (pp__thread_register(t, fe) == 0) {
+			t->state = ST_LIVE;
+			t->excess = 0;
+			t->timing_now = 0;
+			if (pp__trace_armed)
+				pp__trace_attach(t, fe);
+			set_limits(t);
+			if (t->trace)
+				traced_enter(t, key);
+			else
+				enter_checked(t, key, fe | untimed, sp, ra);
+		} else {
+			t->state = ST_DEAD;
+			__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
+			t->excess++;
+			t->limit = 0;
 		}
 	} else {
 		__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
@@ -236,11 +339,13 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 
 /* Beyond the bound, a leave belongs to a skipped frame: exits carry no
  * position, so skipped frames left dead by a longjmp are only noticed at
- * the next entry (drop_dead_excess). */
+ * the next entry (drop_dead_excess). In a timed event the clock is read
+ * first, so the bookkeeping here is not charged to the gate. */
 void pp__leave_slow(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state == ST_LIVE) {
+	if (PP_LIKELY(t->state == ST_LIVE)) {
+		uint64_t now = PP__TIMING && t->timing_now ? pp_ticks() : 0;
 		int saved = errno;
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
@@ -249,7 +354,7 @@ void pp__leave_slow(uint64_t key, int fe)
 		} else if (t->excess) {
 			pp__gate_leave_at(t, 0);
 		} else {
-			leave_checked(t, key, PP__RESYNC(fe));
+			leave_checked(t, key, PP__RESYNC(fe), now);
 		}
 		errno = saved;
 		return;
@@ -262,7 +367,7 @@ void pp__leave_slow(uint64_t key, int fe)
  * at first sight with a count of 0. NULL when the table or the arena is full
  * or when a signal handler interrupted an insert (the caller counts the
  * drop). */
-static pp__path_t *node_get(pp__tls_t *t, uint32_t d)
+static PP_NOINLINE pp__path_t *node_get(pp__tls_t *t, uint32_t d)
 {
 	pp__slab_t *s = slab_of(t);
 	uint64_t h = t->hash;
@@ -350,7 +455,8 @@ static PP_COLD pp__segrt_t *new_timing(pp__slab_t *s, pp__path_t *p)
 /* One timed exit into its node: ~20 instructions (bucket: clz, shift, mask;
  * row lookup; count, sum, self, min, max). 0, or -1 when there was no
  * memory for it. */
-static int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl, uint64_t self)
+static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl,
+							 uint64_t self)
 {
 	pp__segrt_t *g = (pp__segrt_t *)p->seg;
 	if (PP_UNLIKELY(!g) && !(g = new_timing(s, p)))
@@ -410,47 +516,47 @@ void pp_reset(void)
 	pp__slab_reset_all();
 }
 
-static inline void finish_pop(pp__tls_t *t, uint32_t d)
+static inline void finish_pop(pp__tls_t *t, uint32_t v)
 {
-	t->hash = t->stack[d].hash_before;
-	t->depth = d;
+	t->hash = PP__DS_FRAME(t, v)->hash_before;
+	t->dstate = PP__DS_OFF(v);
 }
 
-void pp__leaf_miss(pp__tls_t *t, uint32_t d)
+void pp__leaf_miss(pp__tls_t *t, uint32_t v)
 {
-	pp__path_t *p = node_get(t, d);
+	pp__path_t *p = node_get(t, PP__DS_DEPTH(v));
 	if (p)
 		p->count++;
 	else
 		slab_of(t)->drops_table++;
-	finish_pop(t, d);
+	finish_pop(t, v);
 }
 
-/* Every exit of a timed event: the gate's inclusive time (exit - entry) and
- * self time (inclusive - its gated children's inclusive) go to its node, and
- * its inclusive time to its parent's children, so that the self times of an
- * event add up to its root's inclusive time exactly. An event's root (entered
- * with the seed hash) has no parent in the event: the frame below it, if
- * any, is one a signal handler interrupted. Clocks that step back (migration
- * across unsynchronised sockets) give 0, never a huge unsigned value. */
-void pp__exit_timed(pp__tls_t *t, uint32_t d, uint64_t now)
+static inline __attribute__((always_inline)) void pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 {
-	pp__frame_t *f = t->stack + d;
+	uint32_t d = PP__DS_DEPTH(v);
+	pp__frame_t *f = PP__DS_FRAME(t, v);
 	uint64_t incl = now > f->t ? now - f->t : 0;
 	uint64_t self = incl > f->kids ? incl - f->kids : 0;
-	if (f->hash_before != PP__SEED)
+	int root = f->hash_before == PP__SEED;
+	if (!root)
 		f[-1].kids += incl;
 	uint64_t h = t->hash;
 	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
 	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : node_get(t, d);
 	pp__slab_t *s = slab_of(t);
+	uint32_t leaf = v & 1u;
 	if (!p) {
-		s->drops_table += !f->child;
+		s->drops_table += leaf;
 		s->drops_time++;
 	} else {
-		p->count += !f->child;
+		p->count += leaf;
 		if (record_time(s, p, incl, self) != 0)
 			s->drops_time++;
 	}
-	finish_pop(t, d);
+	finish_pop(t, v);
+	if (root) {
+		t->timing_now = 0;
+		set_limits(t);
+	}
 }

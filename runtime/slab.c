@@ -87,8 +87,8 @@ static void fork_prepare(void)
 	pthread_mutex_lock(&fork_lock);
 	pp__tls_t *t = &pp__tls;
 	fork_nframes = 0;
-	if (t->slab && fork_frames && t->depth <= pp__config.depth) {
-		fork_nframes = t->depth + 1;
+	if (t->slab && fork_frames && PP__DS_DEPTH(t->dstate) <= pp__config.depth) {
+		fork_nframes = PP__DS_DEPTH(t->dstate) + 1;
 		memcpy(fork_frames, t->stack - 1, fork_nframes * sizeof *fork_frames);
 	}
 }
@@ -308,8 +308,9 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	t->stack = s->frames + 1;
 	t->table = s->table;
 	t->mask = s->mask;
+	t->bound = pp__config.depth;
 	t->hash = PP__SEED;
-	t->depth = 0;
+	t->dstate = 0;
 	t->countdown = pp__mode.sample_n;
 	t->timing_now = 0;
 	pp__hook_exit();
@@ -324,9 +325,10 @@ static void thread_exit(void *arg)
 	pp__slab_t *s = arg;
 	pp__tls_t *t = &pp__tls;
 	t->limit = 0;
+	t->timed_gate = 0;
 	t->state = 3;
 	t->excess = 0;
-	t->depth = 0;
+	t->dstate = 0;
 	t->slab = NULL;
 	pthread_mutex_lock(&slab_lock);
 	s->live = 0;
@@ -415,9 +417,10 @@ static void fresh_arena_after_fork(void)
 				pp__warn("cannot give the forked child a slab; it runs unprofiled");
 			/* Same as a thread that has exited: gates are skipped. */
 			t->limit = 0;
+			t->timed_gate = 0;
 			t->state = 3;
 			t->excess = 0;
-			t->depth = 0;
+			t->dstate = 0;
 			t->slab = NULL;
 		}
 		return;
@@ -430,6 +433,7 @@ static void fresh_arena_after_fork(void)
 	t->stack = s->frames + 1;
 	t->table = s->table;
 	t->mask = s->mask;
+	t->bound = pp__config.depth;
 	pthread_setspecific(exit_key, s);
 	if (pp__config.shm[0])
 		__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);

@@ -323,6 +323,7 @@ int pp__trace_attach(pp__tls_t *t, int fe)
 		pthread_setspecific(gone_key, b);
 	t->trace = b;
 	t->limit = 0;
+	t->timed_gate = 0;
 	return 0;
 }
 
@@ -420,7 +421,7 @@ int pp_trace_open(const char *path)
 		return -1;
 	pp__tls_t *t = &pp__tls;
 	if (pp__gate_live(t) && !t->trace) {
-		if (t->depth || t->excess)
+		if (PP__DS_DEPTH(t->dstate) || t->excess)
 			pp__warn("pp_trace_open: called inside a gate; this thread is not recorded");
 		else
 			pp__trace_attach(t, __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED));

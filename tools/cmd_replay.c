@@ -186,7 +186,7 @@ static void apply(pp__tls_t *t, const pp_trace_ev_t *ev, uint64_t key, bench_t *
 	case PP_EV_LEAVE_T: {
 		pp__slab_t *s = (pp__slab_t *)t->slab;
 		uint64_t before = s->npaths;
-		int leaf = !t->excess && t->depth && !t->stack[t->depth - 1].child;
+		int leaf = !t->excess && PP__DS_DEPTH(t->dstate) && (t->dstate & 1u);
 		t0 = pp_ticks();
 		pp__gate_leave_at(t, ev->ticks);
 		t1 = pp_ticks();

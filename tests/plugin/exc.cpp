@@ -65,8 +65,8 @@ int main()
 			caught++;
 		}
 	}
-	if (pp__tls.depth != 0) {
-		std::fprintf(stderr, "exc: %u frames left open\n", pp__tls.depth);
+	if (PP__DS_DEPTH(pp__tls.dstate) != 0) {
+		std::fprintf(stderr, "exc: %u frames left open\n", PP__DS_DEPTH(pp__tls.dstate));
 		return 1;
 	}
 	std::printf("sum %d caught %d\n", sum, caught);

@@ -47,8 +47,8 @@ int main(void)
 	int sum = 0;
 	for (int i = 0; i < 6; i++)
 		sum += work(i);
-	if (pp__tls.depth != 0) {
-		fprintf(stderr, "returns: %u frames left open\n", pp__tls.depth);
+	if (PP__DS_DEPTH(pp__tls.dstate) != 0) {
+		fprintf(stderr, "returns: %u frames left open\n", PP__DS_DEPTH(pp__tls.dstate));
 		return 1;
 	}
 	/* Using the results keeps the optimiser from dropping the calls. */

@@ -119,7 +119,7 @@ static void mode_tree(void)
 			  "30|top>looper>body\n"
 			  "150|top>looper>body>leaf\n");
 	free(got);
-	CHECK_EQ_U64(pp__tls.depth, 0);
+	CHECK_EQ_U64(PP__DS_DEPTH(pp__tls.dstate), 0);
 }
 
 /* --- threads: merged counts exact, exited threads counted --- */
@@ -190,8 +190,8 @@ static void mode_depth(void)
 	char *got = listing(&p);
 	CHECK_EQ_STR(got, "10|rec>rec>rec>rec>rec\n10|work_b>work_a\n");
 	CHECK_EQ_U64(p.drops_depth, 10 * 18);
-	CHECK_EQ_U64(pp__tls.depth, 0);
-	CHECK_EQ_U64(pp__tls.limit, 32);
+	CHECK_EQ_U64(PP__DS_DEPTH(pp__tls.dstate), 0);
+	CHECK_EQ_U64(pp__tls.limit, 32 * PP__FRAME_BYTES);
 	pp__profile_free(&p);
 	free(got);
 }

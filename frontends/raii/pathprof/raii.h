@@ -41,6 +41,6 @@ PP_EXTERN_C_END
 #define PP_GATE_FN() PP_GATE(__func__)
 
 /* Start a new event here (see pp_root()). */
-#define PP_ROOT() pp_root()
+#define PP_ROOT() pp_root_inline()
 
 #endif

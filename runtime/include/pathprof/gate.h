@@ -31,20 +31,20 @@ enum pp_frontend {
 /* Timing modes (run time). */
 enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2 };
 
-/* What a leave reads (hash_before, key, child) comes first, next to the
- * position the next entry compares. */
+/* One open gate. The untimed gate writes the first four words and reads
+ * hash_before and key back at its exit; t and kids are written only in timed
+ * events (out of line). 64 bytes, so a frame's address is one shift. */
 typedef struct pp__frame {
 	uint64_t hash_before; /* running hash of the parent: restored on leave */
-	uint64_t key;   /* a checked leave must name it (pp__leave) */
-	uint64_t child; /* non-zero once a gated child was entered */
 	uint64_t sp;    /* position of the gate's host (PP__POS); deeper calls lie
 			 * lower (PP__SP_NONE: not checked) */
-	uint64_t t;     /* entry timestamp in ticks, when the event is timed */
+	uint64_t key;   /* a checked leave must name it (pp__leave) */
 	uint64_t ra;    /* raii only: the host's return address (tells a nested
 			 * scope from a new activation at the same address) */
+	uint64_t t;     /* timed events: entry timestamp in ticks */
 	uint64_t kids;  /* timed events: inclusive ticks of the gated children
 			 * that have left, so that self = inclusive - kids */
-	uint64_t pad;   /* 64 bytes: a frame's index is one shift */
+	uint64_t pad[2];
 } pp__frame_t;
 
 /* Frames pushed without a stack position (replay, recording, XRay) carry
@@ -53,23 +53,37 @@ typedef struct pp__frame {
 
 typedef struct pp__path pp__path_t;
 
+/* dstate arithmetic (see pp__tls_t). */
+#define pp__tls_bound(t) ((t)->bound)
+#define PP__FRAME_BYTES 64u
+#define PP__DS_DEPTH(v) ((uint32_t)(v) >> 6)
+#define PP__DS_OFF(v) ((uint32_t)(v) & ~(PP__FRAME_BYTES - 1u))
+#define PP__DS_FRAME(t, v) ((pp__frame_t *)((char *)(t)->stack + PP__DS_OFF(v)))
+
 typedef struct pp__slot {
 	uint64_t hash; /* running hash naming the path, 0 = empty */
 	pp__path_t *path;
 } pp__slot_t;
 
-/* Per-thread state. limit doubles as the "take the slow path" switch: it is 0
- * for an unregistered or dead thread and while frames beyond the bound are
- * open, so enter and leave each pay exactly one predictable branch. */
+/* Per-thread state. dstate is the byte offset of the next free frame (the
+ * depth times 64), plus 1 while the top frame has entered no gated child: a
+ * frame's address is one mask away, a leave finds out whether it ends a path
+ * from the word it reads anyway, and an entry sets the bit with the store it
+ * makes anyway. limit is the depth bound times 64 and doubles as the "take
+ * the slow path" switch: it is 0 for an unregistered or dead thread, while frames
+ * beyond the bound are open, while recording, and during a timed event, so
+ * enter and leave each pay exactly one predictable branch for all of them. */
 typedef struct pp__tls {
 	uint64_t hash;
-	uint32_t depth;
+	uint32_t dstate;
 	uint32_t limit;
-	pp__frame_t *stack; /* stack[-1] is a sentinel, so marking the parent needs no test */
+	pp__frame_t *stack; /* stack[-1] is a sentinel: the resync check needs no depth test */
 	pp__slot_t *table;
 	uint64_t mask;
 	struct pp__slab *slab;
-	uint32_t timing_now; /* the current event is being timed */
+	uint32_t timing_now; /* the current event is being timed (limit is 0) */
+	uint32_t timed_gate; /* ... and nothing else is rare: timed gates go their lean way */
+	uint32_t bound;      /* the depth bound (PATHPROF_DEPTH) */
 	uint32_t countdown;  /* events left until the next sampled one */
 	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
 	uint32_t state;      /* internal: registration state */
@@ -107,8 +121,17 @@ struct pp__slab {
 	/* further fields are private to the runtime (runtime/slab.h) */
 };
 
-PP_EXPORT void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
-PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_COLD;
+/* Everything the untimed gate does not do inline: registration, frames
+ * beyond the bound, recording, and every gate of a timed event (timed in
+ * pp__leave_slow's exit, once, into its node). */
+PP_EXPORT void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_NOINSTR;
+PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_NOINSTR;
+/* The exit of a timed event's gate (timed_gate set): inclusive and self
+ * time into the gate's node, out of line. */
+PP_EXPORT void pp__leave_timed(uint64_t key, int fe) PP_NOINSTR;
+/* An event's first gate when timing is not off: the sampling decision, and
+ * for a timed event its root's timestamp and the switch to the slow path. */
+PP_EXPORT void pp__event_timing(pp__tls_t *t, pp__frame_t *f) PP_COLD;
 /* Resync (docs/control-flow.md). Entering: the top frame lies at or below
  * the new gate's host, so it may be dead (longjmp, an exception that ran no
  * exit hook): drop the frames that are, counting each in `unmatched`, then
@@ -117,18 +140,21 @@ PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_COLD;
  * frame, count the exit as unmatched. */
 PP_EXPORT void pp__enter_resync(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_COLD;
 PP_EXPORT void pp__leave_resync(uint64_t key) PP_COLD;
-/* The rest of an exit, out of line: a leaf whose path is not found at its
- * first probe (first sight, collision), or any exit of a timed event (now =
- * the exit timestamp: the gate's node records its inclusive and self time).
- * Both finish the pop (restore hash and depth). */
-PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t d) PP_NOINSTR;
-PP_EXPORT void pp__exit_timed(pp__tls_t *t, uint32_t d, uint64_t now) PP_NOINSTR;
+/* The rest of a leaf's exit, out of line: its path was not found at the
+ * first probe (first sight, collision). v is the dstate of the frame being
+ * left (pp__leave); it finishes the pop. */
+PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t v) PP_NOINSTR;
 
 #ifdef PP_NO_TIMING
 #define PP__TIMING 0
 #else
 #define PP__TIMING 1
 #endif
+
+/* Passed with fe to the slow paths by code compiled with -DPP_NO_TIMING: an
+ * event it starts is never timed, though the runtime itself could time. */
+#define PP__FE_UNTIMED 0x100
+#define PP__FE_ARG(fe) ((fe) | (PP__TIMING ? 0 : PP__FE_UNTIMED))
 
 /* Which front-ends resync: those whose gate runs in a frame tied to the
  * gated function (the function itself for raii, a hook it calls for cyg and
@@ -216,134 +242,128 @@ PP_INLINE uint64_t pp_ticks(void)
 #endif
 }
 
-/* Mix a key into the running hash: xor of the salted key then a multiply,
- * ~5 cycles; order-sensitive, so A>B and B>A name different paths. */
+/* Mix a key into the running hash: xor then a multiply by an odd constant,
+ * two instructions, ~4 cycles. Each step is a bijection of the hash for a
+ * given key and order-sensitive (A>B and B>A name different paths); the
+ * multiply carries every key bit up to 31 places upward, into the bits the
+ * table index is taken from (pp__slot_index), and repeated steps carry them
+ * further. */
 PP_INLINE uint64_t pp__mix(uint64_t h, uint64_t key)
 {
-	return (h ^ (key * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+	/* a 31-bit odd multiplier is an immediate operand: no constant load */
+	return (h ^ key) * 0x5bd1e995ull;
 }
 
-/* At an event's first frame, decide whether this event is timed. Counts are
- * never sampled; only timestamps are. */
-PP_INLINE uint32_t pp__event_timed(pp__tls_t *t)
-{
-	uint32_t m = pp__mode.timing;
-	if (PP_LIKELY(m != PP_TIMING_SAMPLE))
-		return m;
-	if (t->countdown > 1) {
-		t->countdown--;
-		return 0;
-	}
-	t->countdown = pp__mode.sample_n;
-	return 1;
-}
-
-/* Push a frame at depth d (< the bound); only raii frames keep ra. given = 0
- * reads the clock and takes the sampling decision here; given = 1 takes both
- * from the caller (timed, at), which is how the trace recorder and replay
- * feed recorded timestamps through this same code. fe and given are
- * constants at every inline call, so the hot path compiles as if the unused
- * parameters did not exist. */
-PP_INLINE void pp__push(pp__tls_t *t, uint32_t d, uint64_t key, int fe, int given,
-			uint32_t timed, uint64_t at, uint64_t sp, uint64_t ra)
+/* Push a frame for the entry state v (< limit) with no timing; an event's
+ * first frame (entered with the seed hash) counts the event and, when timing
+ * is not off and decide is set, takes the timing decision out of line.
+ * Shared by the inline entry and the slow paths, so every entry builds the
+ * same frame. */
+PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, int fe, uint64_t sp,
+				       uint64_t ra, int decide)
 {
 	uint64_t hb = t->hash;
-	pp__frame_t *f = t->stack + d;
+	pp__frame_t *f = PP__DS_FRAME(t, v);
 	/* Claim the frame before filling it: a signal handler that runs gated
 	 * code in between then pushes above it instead of overwriting it. The
 	 * barrier only stops the compiler reordering; it costs no instruction. */
-	t->depth = d + 1;
+	t->dstate = (v | 1u) + PP__FRAME_BYTES;
 	__asm__ volatile("" ::: "memory");
 	f->hash_before = hb;
-	f->key = key;
-	f->child = 0;
 	f->sp = sp;
+	f->key = key;
 	if (fe == PP_FE_RAII)
 		f->ra = ra;
-	f[-1].child = 1;
 	t->hash = pp__mix(hb, key);
-	/* An event starts when a frame is entered with the seed hash: count it
-	 * and take its sampling decision once, so a whole event is timed or not. */
-	if (hb == PP__SEED) {
+	if (PP_UNLIKELY(hb == PP__SEED)) {
 		t->slab->events++;
-		if (PP__TIMING)
-			t->timing_now = given ? timed : pp__event_timed(t);
+		if (PP__TIMING && decide && PP_UNLIKELY(pp__mode.timing))
+			pp__event_timing(t, f);
 	}
-	if (PP__TIMING && t->timing_now) {
-		f->kids = 0;
-		f->t = given ? at : pp_ticks();
-	}
+	return f;
 }
 
-/* Pop the frame at depth d; a leaf records its path (see pp__push for given).
- * Every exit of a timed event times its node, once, out of line (O(1)
- * whatever the depth). Everything past a one-probe hit of an untimed leaf is
- * a tail call out of line, so the inline part needs no callee-saved
- * registers in its host. */
-PP_INLINE void pp__pop(pp__tls_t *t, uint32_t d, int given, uint64_t at)
+PP_INLINE pp__frame_t *pp__push(pp__tls_t *t, uint32_t v, uint64_t key, int fe, uint64_t sp,
+				 uint64_t ra)
 {
-	pp__frame_t *f = t->stack + d;
-	if (PP__TIMING && t->timing_now) {
-		pp__exit_timed(t, d, given ? at : pp_ticks());
-		return;
-	}
-	if (!f->child) {
+	return pp__push_frame(t, v, key, fe, sp, ra, 1);
+}
+
+/* Pop the frame of state v (the dstate after the leave: its offset, plus
+ * the leaf bit); a leaf records its path with one probe of the table,
+ * first sight and collisions out of line. */
+PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
+{
+	if (v & 1u) {
 		uint64_t h = t->hash;
 		pp__slot_t *s = t->table + pp__slot_index(h, t->mask);
 		if (PP_UNLIKELY(s->hash != h)) {
-			pp__leaf_miss(t, d);
+			pp__leaf_miss(t, v);
 			return;
 		}
 		s->path->count++;
 	}
-	t->hash = f->hash_before;
-	t->depth = d;
+	t->hash = PP__DS_FRAME(t, v)->hash_before;
+	t->dstate = PP__DS_OFF(v);
 }
 
-/* Enter a gate. ~20 instructions when timing is off: load depth, compare,
- * the resync compare, five stores into the frames, mix (two multiplies),
- * store, event and timing checks. The first compare is also the switch to
- * every rare case, trace recording included, so recording costs nothing
- * here when it is off. */
+/* Enter a gate. Untimed, about 20 instructions: load dstate, compare with
+ * the limit (the switch to every rare case, timed events and recording
+ * included), the resync compare of the top frame's position, four stores
+ * into the frame (three but for raii), the mix (xor, multiply), two stores
+ * into the thread state, the event-start test. */
 PP_INLINE void pp__enter(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
-	uint32_t d = t->depth;
+	uint32_t v = t->dstate;
 	uint64_t sp = PP__POS(fe);
-	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__enter_slow(key, fe, sp, PP__RA(fe));
+	if (PP_UNLIKELY(v >= t->limit)) {
+		/* A timed event's gate, inline: the same checks against the
+		 * bound itself, the push, the entry timestamp. */
+		if (PP__TIMING && t->timed_gate && PP__DS_DEPTH(v) < pp__tls_bound(t) &&
+		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
+			pp__frame_t *f = pp__push(t, v, key, fe, sp, PP__RA(fe));
+			f->kids = 0;
+			f->t = pp_ticks();
+		} else {
+			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA(fe));
+		}
 		return;
 	}
-	/* Resync check, one load and compare on the line the push writes: the
-	 * top frame (the sentinel's position is above every stack) must lie
-	 * above this gate's host; the rest of pp__dead() is out of line. */
-	if (PP__RESYNC(fe) && PP_UNLIKELY((t->stack + d)[-1].sp <= sp)) {
-		pp__enter_resync(key, fe, sp, PP__RA(fe));
+	/* Resync check, one load and compare: the top frame (the sentinel's
+	 * position is above every stack) must lie above this gate's host;
+	 * the rest of pp__dead() is out of line. */
+	if (PP__RESYNC(fe) && PP_UNLIKELY(PP__DS_FRAME(t, v)[-1].sp <= sp)) {
+		pp__enter_resync(key, PP__FE_ARG(fe), sp, PP__RA(fe));
 		return;
 	}
-	pp__push(t, d, key, fe, 0, 0, 0, sp, PP__RA(fe));
+	pp__push(t, v, key, fe, sp, PP__RA(fe));
 }
 
-/* Leave the gate entered with `key` (fe as at entry). A frame that entered no
- * gated child ends a root->leaf path: its count is bumped through a one-probe
- * table lookup; first sight and collisions go out of line. The resync check
- * is one compare of the top frame's key, on the line the pop reads: a
- * mismatch means frames above the one left are dead (or the exit is
- * unmatched), sorted out of line. XRay leaves unchecked (its shim matches
- * exits itself). */
+/* Leave the gate entered with `key` (fe as at entry). Untimed, about 12
+ * instructions and 8 more for a leaf: load dstate, subtract one level,
+ * compare with the limit (depth 0 wraps and fails it too), the resync
+ * compare of the top frame's key, restore hash and dstate; a leaf (the bit
+ * says no child was entered) bumps its path's count through a one-probe
+ * table lookup. A key mismatch means frames above the one left are dead (or
+ * the exit is unmatched), sorted out of line. XRay leaves unchecked (its
+ * shim matches exits itself). */
 PP_INLINE void pp__leave(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
-	uint32_t d = t->depth - 1;
-	if (PP_UNLIKELY(d >= t->limit)) {
-		pp__leave_slow(key, fe);
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	if (PP_UNLIKELY(v >= t->limit)) {
+		if (PP__TIMING && t->timed_gate)
+			pp__leave_timed(key, fe);
+		else
+			pp__leave_slow(key, fe);
 		return;
 	}
-	if (PP__RESYNC(fe) && PP_UNLIKELY(t->stack[d].key != key)) {
+	if (PP__RESYNC(fe) && PP_UNLIKELY(PP__DS_FRAME(t, v)->key != key)) {
 		pp__leave_resync(key);
 		return;
 	}
-	pp__pop(t, d, 0, 0);
+	pp__pop(t, v);
 }
 
 /* Gated code in a signal handler. Without this, the handler's gates nest
@@ -359,21 +379,21 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
  * marked); with raii, PP_SIGNAL_SCOPE() as its first statement does both
  * calls. Async-signal-safe once the thread has run a gate. */
 typedef struct pp_signal_state {
-	uint64_t hash, child, sp, excess_sp;
-	uint32_t depth, excess, timing_now, top;
+	uint64_t hash, sp, excess_sp;
+	uint32_t dstate, limit, excess, timing_now, timed_gate, top;
 } pp_signal_state_t;
 
 PP_INLINE pp_signal_state_t pp_signal_begin(void)
 {
 	pp__tls_t *t = &pp__tls;
-	pp_signal_state_t s = {t->hash, 0, 0, t->excess_sp, t->depth, t->excess, t->timing_now, 0};
-	/* The interrupted top frame may be half-pushed or half-popped: keep its
-	 * child flag, and hide its position so that a handler on an alternate
-	 * stack above it does not take it for dead. */
-	if (t->slab) {
-		pp__frame_t *f = t->stack + t->depth - 1;
+	pp_signal_state_t s = {t->hash, 0, t->excess_sp, t->dstate, t->limit, t->excess,
+			       t->timing_now, t->timed_gate, 0};
+	/* The interrupted top frame may be half-pushed or half-popped: hide
+	 * its position, so that a handler on an alternate stack above it does
+	 * not take it for dead. Its leaf bit is in the saved dstate. */
+	if (t->slab && PP__DS_DEPTH(t->dstate)) {
+		pp__frame_t *f = PP__DS_FRAME(t, t->dstate) - 1;
 		s.top = 1;
-		s.child = f->child;
 		s.sp = f->sp;
 		f->sp = PP__SP_NONE;
 	}
@@ -387,15 +407,14 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 {
 	pp__tls_t *t = &pp__tls;
 	__asm__ volatile("" ::: "memory");
-	t->depth = s->depth;
+	t->dstate = s->dstate;
 	t->excess = s->excess;
 	t->excess_sp = s->excess_sp;
 	t->timing_now = s->timing_now;
-	if (s->top) {
-		pp__frame_t *f = t->stack + s->depth - 1;
-		f->child = s->child;
-		f->sp = s->sp;
-	}
+	t->timed_gate = s->timed_gate;
+	t->limit = s->limit;
+	if (s->top)
+		PP__DS_FRAME(t, s->dstate)[-1].sp = s->sp;
 	t->hash = s->hash;
 }
 
