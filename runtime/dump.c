@@ -199,6 +199,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->sample_n = pp__mode.sample_n;
 	p->threads = pp__threads_seen();
 	p->drops_depth = pp__g.skipped;
+	p->drops_signal = pp__g.signal_skipped;
 	int rc = c.res && p->frontend && p->command ? 0 : -1;
 	for (pp__slab_t *s = pp__slab_first(); s && rc == 0; s = s->next_all) {
 		p->events += s->pub.events;
@@ -206,6 +207,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->drops_depth += s->drops_depth;
 		p->unmatched += s->unmatched;
 		p->drops_time += s->drops_time;
+		p->drops_signal += s->drops_signal;
 		for (pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q && rc == 0;
 		     q = q->next)
 			rc = add_record(&c, fe, q);

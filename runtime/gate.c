@@ -330,7 +330,10 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 			t->limit = 0;
 		}
 	} else {
-		__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
+		/* ST_REGISTERING: a signal handler's gate while its thread
+		 * registers; ST_DEAD: a thread that could not. */
+		__atomic_fetch_add(t->state == ST_REGISTERING ? &pp__g.signal_skipped : &pp__g.skipped,
+				   1, __ATOMIC_RELAXED);
 		t->excess++;
 		t->limit = 0;
 	}
@@ -527,6 +530,8 @@ void pp__leaf_miss(pp__tls_t *t, uint32_t v)
 	pp__path_t *p = node_get(t, PP__DS_DEPTH(v));
 	if (p)
 		p->count++;
+	else if (in_slow)
+		slab_of(t)->drops_signal++; /* a handler interrupted an insert */
 	else
 		slab_of(t)->drops_table++;
 	finish_pop(t, v);
@@ -547,7 +552,10 @@ static inline __attribute__((always_inline)) void pop_timed(pp__tls_t *t, uint32
 	pp__slab_t *s = slab_of(t);
 	uint32_t leaf = v & 1u;
 	if (!p) {
-		s->drops_table += leaf;
+		if (in_slow)
+			s->drops_signal += leaf;
+		else
+			s->drops_table += leaf;
 		s->drops_time++;
 	} else {
 		p->count += leaf;

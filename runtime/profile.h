@@ -52,6 +52,8 @@ typedef struct pp_profile {
 	uint64_t drops_depth;   /* frames skipped beyond the stack bound */
 	uint64_t unmatched;     /* leaves with no open frame (ignored) */
 	uint64_t drops_time;    /* timed exits not recorded: node table or memory full */
+	uint64_t drops_signal;  /* gates of signal handlers that ran while their thread was
+				 * inside the runtime's slow path (docs/control-flow.md) */
 	uint64_t threads;       /* threads that ever registered */
 	uint32_t nnames;
 	pp_name_t *names;

@@ -158,6 +158,7 @@ static void read_meta(struct rd *r, pp_profile_t *p)
 	p->unmatched = get_u64(r);
 	p->threads = get_u64(r);
 	p->drops_time = get_u64(r);
+	p->drops_signal = get_u64(r);
 }
 
 static void read_names(struct rd *r, pp_profile_t *p)

@@ -79,6 +79,7 @@ static void body_meta(struct out *o, const struct wctx *w)
 	put_u64(o, p->unmatched);
 	put_u64(o, p->threads);
 	put_u64(o, p->drops_time);
+	put_u64(o, p->drops_signal);
 }
 
 static void body_names(struct out *o, const struct wctx *w)

@@ -142,6 +142,7 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	json_u64(out, "unmatched", p->unmatched, ",\n  ");
 	json_u64(out, "threads", p->threads, ",\n  ");
 	json_u64(out, "drops_time", p->drops_time, ",\n  ");
+	json_u64(out, "drops_signal", p->drops_signal, ",\n  ");
 	fputs("\"gated_ns\": ", out);
 	json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
 	fputs(",\n  ", out);

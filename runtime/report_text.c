@@ -137,6 +137,9 @@ static void text_header(FILE *out, const pp_profile_t *p)
 		"%llu (timed exits not recorded)\n",
 		(unsigned long long)p->drops_table, (unsigned long long)p->drops_depth,
 		(unsigned long long)p->drops_time);
+	if (p->drops_signal)
+		fprintf(out, "             %llu (signal handler inside the runtime's slow path)\n",
+			(unsigned long long)p->drops_signal);
 	fprintf(out, "  unmatched  %llu\n", (unsigned long long)p->unmatched);
 	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
 	if (pp__report_rate_known(p))

@@ -273,6 +273,22 @@ static pp__slab_t *slab_create(void)
 	return s;
 }
 
+int pp__slab_renew_table(pp__slab_t *s)
+{
+	if (s->npaths * 2 < s->capacity)
+		return 0;
+	uint64_t slots = s->mask + 1;
+	pp__slot_t *table = pp__arena_alloc(slots * sizeof(pp__slot_t));
+	if (!table)
+		return -1;
+	/* Readers walk the list, never the table: the old records stay in the
+	 * list with their counts, and a path seen again gets a new record
+	 * (merged by id when the profile is built). */
+	s->table = table;
+	s->npaths = 0;
+	return 0;
+}
+
 int pp__thread_register(pp__tls_t *t, int fe)
 {
 	pp__init();
@@ -281,10 +297,12 @@ int pp__thread_register(pp__tls_t *t, int fe)
 		return -1;
 	pthread_mutex_lock(&slab_lock);
 	pp__slab_t *s = free_slabs;
-	if (s)
+	if (s) {
 		free_slabs = s->next_free;
-	else
+		pp__slab_renew_table(s); /* on failure the thread drops, counted */
+	} else {
 		s = slab_create();
+	}
 	if (s) {
 		s->live = 1;
 		s->uses++;
@@ -377,6 +395,7 @@ void pp__slab_reset_all(void)
 		}
 		s->pub.events = 0;
 		s->drops_table = s->drops_depth = s->drops_time = s->unmatched = 0;
+		s->drops_signal = 0;
 	}
 	pthread_mutex_lock(&slab_lock);
 	uint64_t live = 0;
@@ -385,6 +404,7 @@ void pp__slab_reset_all(void)
 	__atomic_store_n(&threads_seen, live, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&slab_lock);
 	pp__g.skipped = 0;
+	pp__g.signal_skipped = 0;
 	/* Counts went down: a live reader must not take the drop for a rate. */
 	if (pp__arena.hdr)
 		__atomic_fetch_add(&pp__arena.hdr->generation, 1, __ATOMIC_RELEASE);
@@ -460,4 +480,8 @@ void pp__slab_after_fork(void)
 		free_slabs = s;
 	}
 	pp__slab_reset_all();
+	/* The child's thread keeps its slab, emptied; a full table would make
+	 * it drop every new path. */
+	if (mine && pp__slab_renew_table(mine) == 0)
+		pp__tls.table = mine->table;
 }

@@ -32,6 +32,7 @@ typedef struct pp__slab_priv {
 	uint64_t drops_table; /* leaf records dropped: table or memory full */
 	uint64_t drops_depth; /* frames skipped beyond the stack bound */
 	uint64_t drops_time;  /* timed exits not recorded: node table or memory full */
+	uint64_t drops_signal; /* records of a signal handler that interrupted an insert */
 	uint64_t unmatched;   /* leaves without an open frame */
 	uint64_t npaths;
 	pp__path_t *head; /* newest first; published with release stores */
@@ -83,6 +84,12 @@ void *pp__arena_ptr(uint32_t ref);
 /* Allocate n zeroed bytes (n <= chunk) in slab s, 128-byte aligned when
  * align128; NULL when the arena is full. Only the owning thread calls it. */
 void *pp__slab_alloc(pp__slab_t *s, size_t n, int align128);
+
+/* A slab handed to another thread (a new thread, a forked child) starts
+ * with an empty table when its own is half full or more, so the new owner
+ * never inherits a full table: the old records stay in the slab's list.
+ * 0, or -1 when the arena is full (the table is kept). */
+int pp__slab_renew_table(pp__slab_t *s);
 
 /* Give the calling thread a slab (a retired one if any). -1 when none can be
  * had; the thread then runs ungated. */

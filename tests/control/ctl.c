@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <pathprof/pathprof.h>
 
 #include "../../examples/feed/gate.h"
@@ -62,9 +64,12 @@ PP_NOINSTR static void mode_exit(void)
 		outer(i);
 }
 
-/* A timer signal whose handler runs gated code, firing during gated loops. */
+/* A 20 us timer signal whose handler runs two nested gates on an
+ * alternate stack, firing during gated loops: every tick counted, nothing
+ * booked as a drop once the thread is registered and the paths were seen. */
 static volatile unsigned ticks;
-NOINL static void tick(void) { GATE(); sink++; }
+NOINL static void tick_leaf(void) { GATE(); sink++; }
+NOINL static void tick(void) { GATE(); tick_leaf(); }
 PP_NOINSTR static void on_tick(int sig)
 {
 	(void)sig;
@@ -73,6 +78,7 @@ PP_NOINSTR static void on_tick(int sig)
 	pp_signal_end(&s);
 	ticks++;
 }
+static char altstack[1 << 16];
 NOINL static void busy(int i) { GATE(); if (i & 1) leaf(); else other(); for (int k = 0; k < 50; k++) sink++; }
 PP_NOINSTR static void mode_signal(void)
 {
@@ -82,7 +88,9 @@ PP_NOINSTR static void mode_signal(void)
 	busy(0);
 	busy(1);
 	on_tick(0);
-	struct sigaction sa = {.sa_handler = on_tick};
+	stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+	sigaltstack(&ss, NULL);
+	struct sigaction sa = {.sa_handler = on_tick, .sa_flags = SA_ONSTACK};
 	sigaction(SIGALRM, &sa, NULL);
 	struct itimerval it = {{0, 20}, {0, 20}};
 	setitimer(ITIMER_REAL, &it, NULL);
@@ -90,10 +98,10 @@ PP_NOINSTR static void mode_signal(void)
 		busy(i);
 	struct itimerval off = {{0, 0}, {0, 0}};
 	setitimer(ITIMER_REAL, &off, NULL);
-	printf("%d|busy>leaf\n%d|busy>other\n%u|tick\n", n / 2 + 1, n / 2 + 1, ticks);
+	printf("%d|busy>leaf\n%d|busy>other\n%u|tick>tick_leaf\n", n / 2 + 1, n / 2 + 1, ticks);
 	/* events is not checked: at -O0 its increment is a load and a store, and
 	 * a handler event landing between them is lost (docs/control-flow.md). */
-	printf("#unmatched 0\n#drops_table 0\n");
+	printf("#unmatched 0\n#drops_table 0\n#drops_depth 0\n#drops_signal 0\n");
 	fprintf(stderr, "signal: %u ticks\n", ticks);
 }
 
@@ -163,6 +171,64 @@ PP_NOINSTR static void mode_table(void)
 	printf("#drops_table %d\n#records %d\n", 3 * (40 - paths), 120);
 }
 
+/* fork() while three threads fill their tables (PATHPROF_PATHS=16, 40
+ * paths each) and the forking thread's own table is full: every child starts
+ * with room and counts exactly ('@' lines: each child's listing). Then a new
+ * thread takes over an exited thread's slab, whose table was full: its new
+ * path is counted too. */
+NOINL static void fk_b(void) { GATE(); sink++; }
+NOINL static void fk_a(void) { GATE(); fk_b(); }
+#define FORK_ROUNDS 200
+#define FORK_CHILDREN 40
+PP_NOINSTR static void *filler(void *arg)
+{
+	(void)arg;
+	for (int r = 0; r < FORK_ROUNDS; r++)
+		for (int d = 0; d < 40; d++)
+			rec(d);
+	return NULL;
+}
+PP_NOINSTR static void *fk_thread(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < N; i++)
+		fk_a();
+	return NULL;
+}
+PP_NOINSTR static void mode_fork(void)
+{
+	for (int d = 0; d < 40; d++)
+		rec(d);
+	pthread_t t[3];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, filler, NULL);
+	for (int c = 0; c < FORK_CHILDREN; c++) {
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			for (int i = 0; i < N; i++)
+				fk_a();
+			exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	pthread_t late;
+	pthread_create(&late, NULL, fk_thread, NULL);
+	pthread_join(late, NULL);
+	for (int d = 0; d < 16; d++) {
+		printf("%d|rec", 3 * FORK_ROUNDS + 1);
+		for (int k = 0; k < d; k++)
+			printf(">rec");
+		printf("\n");
+	}
+	printf("%d|fk_a>fk_b\n", N);
+	printf("@%d|fk_a>fk_b\n%%children %d\n", N, FORK_CHILDREN);
+	printf("#drops_table %d\n", (3 * FORK_ROUNDS + 1) * 24);
+}
+
 PP_NOINSTR int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -173,6 +239,7 @@ PP_NOINSTR int main(int argc, char **argv)
 	else if (!strcmp(m, "threads")) mode_threads();
 	else if (!strcmp(m, "recursion")) mode_recursion();
 	else if (!strcmp(m, "table")) mode_table();
+	else if (!strcmp(m, "fork")) mode_fork();
 	else { fprintf(stderr, "ctl: unknown mode %s\n", m); return 2; }
 	return 0;
 }

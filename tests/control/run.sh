@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 . "$root/tests/common/fe_build.sh"
 fe_build "$cc" "$fe" "$opt" "$root/tests/control/ctl.c" "$work/prog"
 env PATHPROF_OUT="$work/out.pathprof" "$@" "$work/prog" "$mode" >"$work/expect.all"
-grep -v '^#' "$work/expect.all" | sort >"$work/expect" || true
+grep -v '^[#@%]' "$work/expect.all" | sort >"$work/expect" || true
 "$pathprof" report --format paths "$work/out.pathprof" | sort >"$work/got"
 if ! diff -u "$work/expect" "$work/got"; then
 	echo "run.sh: $mode $fe $cc $opt: listing differs" >&2
@@ -26,3 +26,22 @@ grep '^#' "$work/expect.all" | while read -r name want; do
 		exit 1
 	fi
 done
+# Forked children ('@' lines: the listing each must hold, '%children N').
+grep '^@' "$work/expect.all" | sed 's/^@//' | sort >"$work/expect.child" || true
+if [ -s "$work/expect.child" ]; then
+	want=$(sed -n 's/^%children //p' "$work/expect.all")
+	n=0
+	for f in "$work"/out.pathprof.*; do
+		[ -e "$f" ] || continue
+		"$pathprof" report --format paths "$f" | sort >"$work/got.child"
+		if ! diff -u "$work/expect.child" "$work/got.child"; then
+			echo "run.sh: $mode $fe $cc $opt: child profile $f differs" >&2
+			exit 1
+		fi
+		n=$((n + 1))
+	done
+	if [ "$n" != "$want" ]; then
+		echo "run.sh: $mode $fe $cc $opt: $n child profiles, expected $want" >&2
+		exit 1
+	fi
+fi

@@ -117,6 +117,7 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 	p->unmatched = 5;
 	p->threads = 6;
 	p->drops_time = 7;
+	p->drops_signal = 8;
 	tp_names(p, 5, fn, file, line);
 	uint32_t *deep_names = tp_calloc(deep, sizeof *deep_names);
 	for (uint32_t k = 0; k < deep; k++)
@@ -162,6 +163,7 @@ static void same_profile(const pp_profile_t *a, const pp_profile_t *b)
 	CHECK_EQ_U64(a->unmatched, b->unmatched);
 	CHECK_EQ_U64(a->threads, b->threads);
 	CHECK_EQ_U64(a->drops_time, b->drops_time);
+	CHECK_EQ_U64(a->drops_signal, b->drops_signal);
 	CHECK_EQ_U64(a->nnames, b->nnames);
 	for (uint32_t i = 0; i < a->nnames && i < b->nnames; i++) {
 		CHECK(!strcmp(a->names[i].name, b->names[i].name), "name %u", i);
