@@ -1,6 +1,7 @@
 /* The validating profile reader. It treats every byte as hostile: each size
  * and offset is checked against the bytes that exist before it is used, and
  * every failure becomes one line naming the section and byte. */
+#include "input.h"
 #include "profile_impl.h"
 
 #include <errno.h>
@@ -233,44 +234,6 @@ static void read_list(struct rd *r, pp_ppath_t **list, uint32_t *count, int node
 	}
 }
 
-static int read_whole(const char *path, uint8_t **out, size_t *size, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return pp__profile_fail_io(err, errlen, path, "cannot open", errno);
-	struct stat st;
-	size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
-	size_t n = 0;
-	uint8_t *buf = malloc(cap);
-	int e = buf ? 0 : ENOMEM;
-	while (!e) {
-		if (n == cap) {
-			uint8_t *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-			if (!nb) {
-				e = ENOMEM;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f))
-				e = errno ? errno : EIO;
-			break;
-		}
-	}
-	fclose(f);
-	if (e) {
-		free(buf);
-		return pp__profile_fail_io(err, errlen, path, "cannot read", e);
-	}
-	*out = buf;
-	*size = n;
-	return 0;
-}
-
 static const char *sec_name(uint32_t type, char *tmp, size_t len)
 {
 	switch (type) {
@@ -374,13 +337,12 @@ static int parse(struct rd *r, pp_profile_t *p)
 int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
-	uint8_t *buf = NULL;
-	size_t size = 0;
-	if (read_whole(path, &buf, &size, err, errlen))
+	pp__input_t in;
+	if (pp__input_open(&in, path, PP_PROFILE_MAGIC, 8, err, errlen))
 		return -1;
-	struct rd r = { .path = path, .err = err, .errlen = errlen, .buf = buf, .size = size };
+	struct rd r = { .path = path, .err = err, .errlen = errlen, .buf = in.data, .size = in.size };
 	parse(&r, p);
-	free(buf);
+	pp__input_close(&in);
 	if (!r.failed) {
 		char msg[256];
 		const char **scratch = malloc(MAX_DEPTH * sizeof *scratch);

@@ -114,7 +114,8 @@ typedef struct pp_trace_damage {
 } pp_trace_damage_t;
 
 typedef struct pp_trace {
-	uint8_t *buf;
+	const uint8_t *buf;
+	struct pp__input *input; /* where buf comes from (input.h) */
 	uint64_t size;
 	/* CONFIG */
 	int has_config;

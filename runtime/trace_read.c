@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "trace.h"
 
 static uint32_t get_u32(const uint8_t *p)
@@ -254,36 +255,18 @@ static int by_stream(const void *a, const void *b)
 
 static int read_file(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	pp__input_t *in = calloc(1, sizeof *in);
+	if (!in) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
+	if (pp__input_open(in, path, PP_TRACE_MAGIC, 8, err, errlen) != 0) {
+		free(in);
 		return -1;
 	}
-	tr->size = (uint64_t)st.st_size;
-	tr->buf = malloc(tr->size ? tr->size : 1);
-	uint64_t got = 0;
-	while (tr->buf && got < tr->size) {
-		ssize_t r = read(fd, tr->buf + got, tr->size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (uint64_t)r;
-	}
-	int e = errno;
-	close(fd);
-	if (!tr->buf || got < tr->size) {
-		snprintf(err, errlen, "%s: %s", path, tr->buf ? strerror(e) : "out of memory");
-		return -1;
-	}
+	tr->input = in;
+	tr->buf = in->data;
+	tr->size = in->size;
 	return 0;
 }
 
@@ -404,6 +387,8 @@ void pp__trace_free(pp_trace_t *tr)
 	free(tr->damage);
 	free(tr->meta.frontend);
 	free(tr->meta.command);
-	free(tr->buf);
+	if (tr->input)
+		pp__input_close(tr->input);
+	free(tr->input);
 	memset(tr, 0, sizeof *tr);
 }

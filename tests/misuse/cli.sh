@@ -149,5 +149,30 @@ expect 1 "pathprof: new.trace: written by a newer pathprof: trace version 7; thi
 	replay new.trace -o r.pathprof
 [ -e r.pathprof ] && { echo "FAIL: replay wrote an output from a newer trace"; fails=$((fails + 1)); }
 
+# Inputs that are not profiles, answered from their first bytes: a device
+# is refused unread, a sparse 10 GiB file and a 3 GiB one with a lying
+# header get one line without being read whole (the readers map files).
+for cmd in "report" "merge -o m.pathprof a.pathprof" "diff a.pathprof"; do
+	# shellcheck disable=SC2086 # cmd is words
+	expect 1 "pathprof: /dev/zero: not a regular file or a pipe (use '-' for standard input)" $cmd /dev/zero
+done
+expect 1 "pathprof: /dev/zero: not a regular file or a pipe (use '-' for standard input)" replay /dev/zero -o r.pathprof
+truncate -s 10G sparse.bin
+expect 1 "pathprof: sparse.bin: not a pathprof profile (bad magic)" report sparse.bin
+expect 1 "pathprof: sparse.bin: not a pathprof trace (bad magic)" replay sparse.bin -o r.pathprof
+printf 'PATHPROF\002\000\000\000\020\000\000\000\001\000\000\000\001\000\000\000\377\377\377\377\377\377\377\177' >lying.bin
+truncate -s 3G lying.bin
+start=$(date +%s)
+expect 1 "pathprof: lying.bin: truncated in section META at byte 3221225472 (the section at byte 16 declares 9223372036854775807 payload bytes)" report lying.bin
+[ $(($(date +%s) - start)) -le 2 ] || { echo "FAIL: a 3 GiB lying file took more than 2 s"; fails=$((fails + 1)); }
+rm -f sparse.bin lying.bin
+# '-' is standard input: a profile through a pipe reads as from its file.
+"$pp" report --format paths a.pathprof >want.paths
+"$pp" report --format paths - <a.pathprof >got.paths 2>stderr ||
+	{ echo "FAIL: report - from a pipe: $(cat stderr)"; fails=$((fails + 1)); }
+cmp -s want.paths got.paths || { echo "FAIL: report - differs from report FILE"; fails=$((fails + 1)); }
+head -c 100000 /dev/zero >zeros
+expect 1 "pathprof: -: not a pathprof profile (bad magic)" report - <zeros
+
 [ "$fails" -eq 0 ] || { echo "cli.sh: $fails check(s) failed"; exit 1; }
 echo "cli.sh: ok"
