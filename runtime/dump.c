@@ -198,7 +198,8 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->timing = pp__mode.timing;
 	p->sample_n = pp__mode.sample_n;
 	p->threads = pp__threads_seen();
-	p->drops_depth = pp__g.skipped;
+	p->unprofiled_frames = pp__g.skipped;
+	p->unprofiled_threads = pp__g.unprofiled_threads;
 	p->drops_signal = pp__g.signal_skipped;
 	int rc = c.res && p->frontend && p->command ? 0 : -1;
 	for (pp__slab_t *s = pp__slab_first(); s && rc == 0; s = s->next_all) {

@@ -325,6 +325,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 				enter_checked(t, key, fe | untimed, sp, ra);
 		} else {
 			t->state = ST_DEAD;
+			__atomic_fetch_add(&pp__g.unprofiled_threads, 1, __ATOMIC_RELAXED);
 			__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
 			t->excess++;
 			t->limit = 0;

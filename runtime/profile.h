@@ -52,6 +52,8 @@ typedef struct pp_profile {
 	uint64_t drops_depth;   /* frames skipped beyond the stack bound */
 	uint64_t unmatched;     /* leaves with no open frame (ignored) */
 	uint64_t drops_time;    /* timed exits not recorded: node table or memory full */
+	uint64_t unprofiled_frames;  /* gates run by threads that got no slab (arena full) */
+	uint64_t unprofiled_threads; /* threads that got no slab */
 	uint64_t drops_signal;  /* gates of signal handlers that ran while their thread was
 				 * inside the runtime's slow path (docs/control-flow.md) */
 	uint64_t threads;       /* threads that ever registered */

@@ -178,7 +178,9 @@ int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, siz
 	    add_u64(&dst->drops_depth, src->drops_depth) ||
 	    add_u64(&dst->unmatched, src->unmatched) || add_u64(&dst->threads, src->threads) ||
 	    add_u64(&dst->drops_time, src->drops_time) ||
-	    add_u64(&dst->drops_signal, src->drops_signal))
+	    add_u64(&dst->drops_signal, src->drops_signal) ||
+	    add_u64(&dst->unprofiled_frames, src->unprofiled_frames) ||
+	    add_u64(&dst->unprofiled_threads, src->unprofiled_threads))
 		goto out;
 	why = "out of memory while merging profiles";
 

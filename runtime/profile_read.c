@@ -160,6 +160,8 @@ static void read_meta(struct rd *r, pp_profile_t *p)
 	p->threads = get_u64(r);
 	p->drops_time = get_u64(r);
 	p->drops_signal = get_u64(r);
+	p->unprofiled_frames = get_u64(r);
+	p->unprofiled_threads = get_u64(r);
 }
 
 static void read_names(struct rd *r, pp_profile_t *p)

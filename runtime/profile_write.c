@@ -80,6 +80,8 @@ static void body_meta(struct out *o, const struct wctx *w)
 	put_u64(o, p->threads);
 	put_u64(o, p->drops_time);
 	put_u64(o, p->drops_signal);
+	put_u64(o, p->unprofiled_frames);
+	put_u64(o, p->unprofiled_threads);
 }
 
 static void body_names(struct out *o, const struct wctx *w)

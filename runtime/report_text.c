@@ -141,6 +141,10 @@ static void text_header(FILE *out, const pp_profile_t *p)
 		fprintf(out, "             %llu (signal handler inside the runtime's slow path)\n",
 			(unsigned long long)p->drops_signal);
 	fprintf(out, "  unmatched  %llu\n", (unsigned long long)p->unmatched);
+	if (p->unprofiled_threads || p->unprofiled_frames)
+		fprintf(out, "  unprofiled %llu gates of %llu threads that got no memory (arena full)\n",
+			(unsigned long long)p->unprofiled_frames,
+			(unsigned long long)p->unprofiled_threads);
 	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
 	if (pp__report_rate_known(p))
 		fprintf(out, "  tick rate  %.3f GHz\n", p->ticks_per_ns);

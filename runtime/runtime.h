@@ -18,6 +18,7 @@ typedef struct pp__global {
 	uint64_t first_pid;     /* pid at start, to tell a forked child */
 	uint64_t start_ns;     /* CLOCK_REALTIME at start */
 	uint64_t skipped;      /* frames of threads that could not register */
+	uint64_t unprofiled_threads; /* threads that could not register */
 	uint64_t signal_skipped; /* frames of signal handlers run during their thread's registration */
 } pp__global_t;
 

@@ -493,7 +493,7 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	raw.timing = h->timing <= 2 ? h->timing : 0;
 	raw.sample_n = h->sample_n;
 	raw.threads = __atomic_load_n(&h->threads, __ATOMIC_RELAXED);
-	raw.drops_depth = __atomic_load_n(&h->skipped, __ATOMIC_RELAXED);
+	raw.unprofiled_frames = __atomic_load_n(&h->skipped, __ATOMIC_RELAXED);
 	if (!raw.frontend || !raw.command) {
 		fail(err, errlen, "out of memory");
 		goto out;

@@ -318,7 +318,12 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	}
 	pthread_mutex_unlock(&slab_lock);
 	if (!s) {
-		pp__warn("arena full: a new thread runs unprofiled (raise PATHPROF_ARENA_MB)");
+		/* once per process: a program starting threads by the thousand
+		 * must not get a line each; the count is in the profile */
+		static int warned;
+		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+			pp__warn("arena full: new threads run unprofiled (counted in the profile; "
+				 "raise PATHPROF_ARENA_MB)");
 		return -1;
 	}
 	pthread_setspecific(exit_key, s);
@@ -404,6 +409,7 @@ void pp__slab_reset_all(void)
 	__atomic_store_n(&threads_seen, live, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&slab_lock);
 	pp__g.skipped = 0;
+	pp__g.unprofiled_threads = 0;
 	pp__g.signal_skipped = 0;
 	/* Counts went down: a live reader must not take the drop for a rate. */
 	if (pp__arena.hdr)

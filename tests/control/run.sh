@@ -10,9 +10,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/pp-ctl.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 . "$root/tests/common/fe_build.sh"
 fe_build "$cc" "$fe" "$opt" "$root/tests/control/ctl.c" "$work/prog"
-env PATHPROF_OUT="$work/out.pathprof" "$@" "$work/prog" "$mode" >"$work/expect.all"
-grep -v '^[#@%]' "$work/expect.all" | sort >"$work/expect" || true
+env PATHPROF_OUT="$work/out.pathprof" "$@" "$work/prog" "$mode" >"$work/expect.all" 2>"$work/stderr"
+grep -v '^[#@%+!]' "$work/expect.all" | sort >"$work/expect" || true
 "$pathprof" report --format paths "$work/out.pathprof" | sort >"$work/got"
+grep -q '^!any-listing' "$work/expect.all" && cp "$work/got" "$work/expect"
 if ! diff -u "$work/expect" "$work/got"; then
 	echo "run.sh: $mode $fe $cc $opt: listing differs" >&2
 	exit 1
@@ -26,6 +27,20 @@ grep '^#' "$work/expect.all" | while read -r name want; do
 		exit 1
 	fi
 done
+# '+a+b N': the sum of JSON fields a and b is N.
+grep '^+' "$work/expect.all" | while read -r names want; do
+	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(d[k] for k in sys.argv[2].split("+") if k))' "$work/json" "$names")
+	if [ "$got" != "$want" ]; then
+		echo "run.sh: $mode $fe $cc $opt: $names is $got, expected $want" >&2
+		exit 1
+	fi
+done
+# The runtime warns once per process, never per thread.
+if [ "$(grep -c '^pathprof: ' "$work/stderr")" -gt 1 ]; then
+	echo "run.sh: $mode $fe $cc $opt: more than one runtime warning:" >&2
+	cat "$work/stderr" >&2
+	exit 1
+fi
 # Forked children ('@' lines: the listing each must hold, '%children N').
 grep '^@' "$work/expect.all" | sed 's/^@//' | sort >"$work/expect.child" || true
 if [ -s "$work/expect.child" ]; then

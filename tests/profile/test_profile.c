@@ -118,6 +118,8 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 	p->threads = 6;
 	p->drops_time = 7;
 	p->drops_signal = 8;
+	p->unprofiled_frames = 9;
+	p->unprofiled_threads = 10;
 	tp_names(p, 5, fn, file, line);
 	uint32_t *deep_names = tp_calloc(deep, sizeof *deep_names);
 	for (uint32_t k = 0; k < deep; k++)
@@ -164,6 +166,8 @@ static void same_profile(const pp_profile_t *a, const pp_profile_t *b)
 	CHECK_EQ_U64(a->threads, b->threads);
 	CHECK_EQ_U64(a->drops_time, b->drops_time);
 	CHECK_EQ_U64(a->drops_signal, b->drops_signal);
+	CHECK_EQ_U64(a->unprofiled_frames, b->unprofiled_frames);
+	CHECK_EQ_U64(a->unprofiled_threads, b->unprofiled_threads);
 	CHECK_EQ_U64(a->nnames, b->nnames);
 	for (uint32_t i = 0; i < a->nnames && i < b->nnames; i++) {
 		CHECK(!strcmp(a->names[i].name, b->names[i].name), "name %u", i);
@@ -361,7 +365,7 @@ static void test_bad_files(void)
 	uint8_t *c = malloc(n + 64);
 
 	expect_fail(path_in_dir("missing.pathprof"), "cannot open: No such file");
-	expect_fail(dir, "cannot read");
+	expect_fail(dir, "is a directory, not a file");
 	expect_bytes_fail(b, 0, "empty file");
 
 	/* every prefix is truncated; the whole file reads */

@@ -28,7 +28,7 @@ def bad_constant(name):
 TOP = {"schema": int, "profile_version": int, "frontend": str, "command": str,
        "pid": int, "start_ns": int, "end_ns": int, "timing": str, "sample_n": int,
        "events": int, "records": int, "drops_table": int, "drops_depth": int,
-       "unmatched": int, "threads": int, "drops_time": int, "drops_signal": int, "hist": dict, "names": list,
+       "unmatched": int, "threads": int, "drops_time": int, "drops_signal": int, "unprofiled_frames": int, "unprofiled_threads": int, "hist": dict, "names": list,
        "total_count": int, "total_paths": int, "selection": dict, "paths": list,
        "nodes": list}
 INCL = ["count", "sum_ticks", "min_ticks", "max_ticks", "mean_ns", "min_ns",
