@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <pathprof/pathprof.h>
@@ -225,6 +226,23 @@ static void flush_self(void)
 
 /* Create the file and its first chunk (the configuration replay needs before
  * any event). Called under lock. */
+/* Open name for writing with an exclusive lock held for the life of the
+ * process, then empty it; -1 with errno EWOULDBLOCK when a live process holds
+ * the lock (its file is left untouched). */
+static int open_locked(const char *name)
+{
+	int f = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	if (flock(f, LOCK_EX | LOCK_NB) != 0 || ftruncate(f, 0) != 0) {
+		int e = errno == EINTR ? EWOULDBLOCK : errno;
+		close(f);
+		errno = e;
+		return -1;
+	}
+	return f;
+}
+
 static int open_file(void)
 {
 	if (fd >= 0)
@@ -241,7 +259,18 @@ static int open_file(void)
 		pp__warn("trace %s: out of memory; not recording", file_name);
 		return -1;
 	}
-	fd = open(file_name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	fd = open_locked(file_name);
+	if (fd < 0 && errno == EWOULDBLOCK) {
+		/* Another live process records into this name: one writer per
+		 * file, so this one takes a name of its own. */
+		char taken[sizeof file_name];
+		snprintf(taken, sizeof taken, "%s", file_name);
+		snprintf(file_name, sizeof file_name, "%.*s.%llu", (int)(sizeof file_name - 24), taken,
+			 (unsigned long long)pp__g.pid);
+		pp__warn("trace %s: being written by another process; recording to %s", taken,
+			 file_name);
+		fd = open_locked(file_name);
+	}
 	if (fd < 0) {
 		pp__warn("trace %s: cannot create: %s; not recording", file_name, strerror(errno));
 		stopped = 1;

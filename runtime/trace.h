@@ -120,6 +120,7 @@ typedef struct pp_trace {
 	/* CONFIG */
 	int has_config;
 	uint64_t pid, start_ns, depth, paths;
+	uint64_t other_pid; /* a second writer's pid (two processes, one file), or 0 */
 	/* last META */
 	int has_meta;
 	pp_profile_t meta; /* only the meta fields are set */

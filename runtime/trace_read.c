@@ -162,6 +162,8 @@ static int process_chunk(pp_trace_t *tr, const uint8_t *p, const uint8_t *end,
 			for (int i = 0; i < 4; i++)
 				if (get_var(&p, end, &v[i]) != 0)
 					return -1;
+			if (tr->has_config && v[0] != tr->pid && !tr->other_pid)
+				tr->other_pid = v[0];
 			tr->has_config = 1;
 			tr->pid = v[0];
 			tr->start_ns = v[1];

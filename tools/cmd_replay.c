@@ -463,6 +463,15 @@ int cmd_replay(int argc, char **argv)
 	}
 	r.tr = &tr;
 	int status = CLI_FAIL;
+	if (tr.other_pid && !chunks) {
+		/* Two processes' events in one file: a replay would mix their
+		 * threads and paths into a profile neither process had. */
+		cli_error("%s: written by two processes at once (pids %llu and %llu); nothing "
+			  "replayed (record with PATHPROF_TRACE=NAME.%%p)",
+			  r.path, (unsigned long long)tr.other_pid, (unsigned long long)tr.pid);
+		status = CLI_PARTIAL;
+		goto done;
+	}
 	if (chunks) {
 		status = list_chunks(&tr);
 		goto done;

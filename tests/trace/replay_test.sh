@@ -125,4 +125,32 @@ for o in 200 5000 9000 20000; do
 	grep -q "damaged, skipped" "$dir/err" || fail "flip at $o: damage not reported: $(cat "$dir/err")"
 done
 
+# Two processes recording to one name at once: the first holds the file, the
+# second records to NAME.<pid> (one line on stderr); each trace replays to
+# its own process's profile exactly.
+env PATHPROF_TIMING=on PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/w1.pathprof" PATHPROF_TRACE="$dir/two.trace" \
+	"$wl" slow 2>"$dir/w1.err" &
+w1=$!
+sleep 0.3
+env PATHPROF_TIMING=on PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/w2.pathprof" PATHPROF_TRACE="$dir/two.trace" \
+	"$wl" 2>"$dir/w2.err"
+w2=$(sed -n 's/.*recording to .*two\.trace\.\([0-9]*\)$/\1/p' "$dir/w2.err")
+wait "$w1" || fail "two writers: first writer exit $?"
+[ -n "$w2" ] && [ -s "$dir/two.trace.$w2" ] ||
+	fail "two writers: the second did not get a file of its own: $(cat "$dir/w2.err")"
+"$pp" replay "$dir/two.trace" -o "$dir/w1.replay" 2>"$dir/err" || fail "two writers: replay 1: $(cat "$dir/err")"
+same_profile "$dir/w1.pathprof" "$dir/w1.replay" "two writers, first"
+"$pp" replay "$dir/two.trace.$w2" -o "$dir/w2.replay" 2>"$dir/err" || fail "two writers: replay 2: $(cat "$dir/err")"
+same_profile "$dir/w2.pathprof" "$dir/w2.replay" "two writers, second"
+
+# A file two processes wrote into (as an older pathprof let them): replay
+# refuses to mix them, says so, exits 3 and writes nothing.
+cp "$dir/two.trace" "$dir/mixed.trace"
+tail -c +17 "$dir/two.trace.$w2" >>"$dir/mixed.trace"
+"$pp" replay "$dir/mixed.trace" -o "$dir/mixed.out" 2>"$dir/err"
+st=$?
+[ "$st" = 3 ] || fail "mixed writers: exit $st: $(cat "$dir/err")"
+grep -q "written by two processes at once" "$dir/err" || fail "mixed writers: not said: $(cat "$dir/err")"
+[ -e "$dir/mixed.out" ] && fail "mixed writers: an output was written"
+
 exit $((fails > 0))

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pathprof/raii.h>
 #include <pathprof/trace.h>
@@ -81,5 +82,8 @@ int main(int argc, char **argv)
 		pp_root(); /* abandons "outer": its exit is unmatched */
 		leaf(3);
 	}
+	/* "slow": keep the trace open while another process starts recording */
+	if (argc > 1 && !strcmp(argv[1], "slow"))
+		sleep(1);
 	return 0;
 }
