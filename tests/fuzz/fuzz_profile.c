@@ -1,11 +1,16 @@
 /* Fuzz target: the profile file reader (pp__profile_read) and, for every file
  * it accepts, each report renderer and a write/read round trip, because a
  * profile that passed validation is what the renderers and the writer trust.
+ * The same bytes are also read as a stream (a pipe, as `report -` reads
+ * standard input), which must give the same answer as the mapped file.
  * Oracles: a refusal is one line naming the file; an accepted profile renders
- * without error and reads back identical after being written. */
+ * without error and reads back identical after being written; file and
+ * stream agree. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "profile.h"
@@ -49,12 +54,64 @@ static void render(const pp_profile_t *p)
 	}
 }
 
+struct feed {
+	int fd;
+	const uint8_t *data;
+	size_t size;
+};
+
+static void *feed_pipe(void *arg)
+{
+	struct feed *f = arg;
+	for (size_t at = 0; at < f->size;) {
+		ssize_t n = write(f->fd, f->data + at, f->size - at);
+		if (n <= 0)
+			break; /* the reader stopped early (a bad magic) */
+		at += (size_t)n;
+	}
+	close(f->fd);
+	return NULL;
+}
+
+/* Read data through a pipe: 0 accepted (profile in *p), -1 refused. */
+static int read_stream(const uint8_t *data, size_t size, pp_profile_t *p, char *err, size_t len)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		fz_fail("pipe failed");
+	struct feed f = {fds[1], data, size};
+	pthread_t t;
+	if (pthread_create(&t, NULL, feed_pipe, &f) != 0)
+		fz_fail("pthread_create failed");
+	char path[64];
+	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+	int rc = pp__profile_read(p, path, err, len);
+	close(fds[0]);
+	pthread_join(t, NULL);
+	return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fz_put("in.pathprof", data, size);
-	pp_profile_t p, q;
-	char err[512] = "";
-	if (pp__profile_read(&p, path, err, sizeof err) < 0) {
+	pp_profile_t p, q, s;
+	char err[512] = "", serr[512] = "";
+	int rc = pp__profile_read(&p, path, err, sizeof err);
+	int src = read_stream(data, size, &s, serr, sizeof serr);
+	if ((rc < 0) != (src < 0))
+		fz_fail("the file and the stream disagree: %s / %s", rc < 0 ? err : "accepted",
+			src < 0 ? serr : "accepted");
+	if (src == 0) {
+		if (rc == 0)
+			fz_same_profile(&p, &s);
+		pp__profile_free(&s);
+	} else {
+		const char *a = strchr(err, ':'), *b = strchr(serr, ':');
+		if (!a || !b || strcmp(a, b))
+			fz_fail("the file and the stream are refused differently: '%s' / '%s'", err,
+				serr);
+	}
+	if (rc < 0) {
 		check_refusal(path, err);
 		return 0;
 	}
