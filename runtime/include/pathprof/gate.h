@@ -307,11 +307,12 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 	t->dstate = PP__DS_OFF(v);
 }
 
-/* Enter a gate. Untimed, about 20 instructions: load dstate, compare with
- * the limit (the switch to every rare case, timed events and recording
- * included), the resync compare of the top frame's position, four stores
- * into the frame (three but for raii), the mix (xor, multiply), two stores
- * into the thread state, the event-start test. */
+/* Enter a gate. Untimed, about 24 instructions (gcc -O2, raii): load
+ * dstate, compare with the limit (the switch to every rare case, timed
+ * events and recording included), the resync compare of the top frame's
+ * position, four stores into the frame (three but for raii), the mix (xor,
+ * multiply), two stores into the thread state, the event-start test.
+ * bench/gateinstr.sh counts it (with the exit) under callgrind. */
 PP_INLINE void pp__enter(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
