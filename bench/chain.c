@@ -4,15 +4,7 @@
  * paths the profiler sees and the depth how many gates each event opens. The
  * table call is the same indirect call in both builds. */
 #include "chain.h"
-
-#ifdef BENCH_GATED
-#include <pathprof/raii.h>
-#define G() PP_GATE_FN()
-#define T(fn) gated_##fn
-#else
-#define G() ((void)0)
-#define T(fn) plain_##fn
-#endif
+#include "variant.h"
 
 typedef uint64_t (*link_fn)(uint64_t code, uint32_t level);
 static const link_fn T(table)[CHAIN_FUNCS];

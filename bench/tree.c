@@ -7,15 +7,7 @@
  * model. */
 #include <stdint.h>
 #include "tree.h"
-
-#ifdef BENCH_GATED
-#include <pathprof/raii.h>
-#define G() PP_GATE_FN()
-#define T(fn) gated_##fn
-#else
-#define G() ((void)0)
-#define T(fn) plain_##fn
-#endif
+#include "variant.h"
 
 typedef struct cur {
 	const char *p;
