@@ -126,9 +126,10 @@ struct pp__slab {
  * pp__leave_slow's exit, once, into its node). */
 PP_EXPORT void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_NOINSTR;
 PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_NOINSTR;
-/* The exit of a timed event's gate (timed_gate set): inclusive and self
- * time into the gate's node, out of line. */
-PP_EXPORT void pp__leave_timed(uint64_t key, int fe) PP_NOINSTR;
+/* The exit of a timed event's gate at state v (checked inline against the
+ * bound and the key), at time now: inclusive and self time into the gate's
+ * node, out of line. */
+PP_EXPORT void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR;
 /* An event's first gate when timing is not off: the sampling decision, and
  * for a timed event its root's timestamp and the switch to the slow path. */
 PP_EXPORT void pp__event_timing(pp__tls_t *t, pp__frame_t *f) PP_COLD;
@@ -354,8 +355,9 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (PP_UNLIKELY(v >= t->limit)) {
-		if (PP__TIMING && t->timed_gate)
-			pp__leave_timed(key, fe);
+		if (PP__TIMING && t->timed_gate && v < pp__tls_bound(t) * PP__FRAME_BYTES &&
+		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
+			pp__pop_timed(t, v, pp_ticks());
 		else
 			pp__leave_slow(key, fe);
 		return;
