@@ -16,7 +16,7 @@ static const char help_text[] =
 	"into the profile OUT. Paths are matched by their stable id (the names on\n"
 	"the path), so any front-end and any build of the same code combine.\n"
 	"Counts, events, records, drops, unmatched exits and threads are summed;\n"
-	"segment histograms are merged bucket by bucket, so the merged percentiles\n"
+	"nodes' self times add and their histograms merge bucket by bucket, so the merged percentiles\n"
 	"are those of all the data together. The output is in canonical order:\n"
 	"merging is associative and merge A B gives the same bytes as merge B A.\n"
 	"\n"
