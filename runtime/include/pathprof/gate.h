@@ -33,7 +33,8 @@ enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2 };
 
 /* One open gate. The untimed gate writes the first four words and reads
  * hash_before and key back at its exit; t and kids are written only in timed
- * events (out of line). 64 bytes, so a frame's address is one shift. */
+ * events. 64 bytes (PP__FRAME_BYTES), so a frame's address is one mask of
+ * dstate away. */
 typedef struct pp__frame {
 	uint64_t hash_before; /* running hash of the parent: restored on leave */
 	uint64_t sp;    /* position of the gate's host (PP__POS); deeper calls lie
@@ -121,9 +122,9 @@ struct pp__slab {
 	/* further fields are private to the runtime (runtime/slab.h) */
 };
 
-/* Everything the untimed gate does not do inline: registration, frames
- * beyond the bound, recording, and every gate of a timed event (timed in
- * pp__leave_slow's exit, once, into its node). */
+/* Everything the gate does not do inline: registration, frames beyond the
+ * bound, recording, and the gates of a timed event that fail the inline
+ * checks (the bound, resync). */
 PP_EXPORT void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_NOINSTR;
 PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_NOINSTR;
 /* The exit of a timed event's gate at state v (checked inline against the
