@@ -22,7 +22,14 @@ esac
 # shellcheck disable=SC2086
 "$wrapper" --via="$via" "$cc" -O2 $def "$src/host.c" -o "$work/host" -ldl
 moved=$(cd "$work" && PATHPROF_XRAY=all PATHPROF_OUT="$work/out.pathprof" ./host ./libg.so ./libfill.so)
-[ "$moved" = moved ] || { echo "run.sh: the second load did not move ($moved)" >&2; exit 1; }
+# The filler takes the first load's place, so the second load normally lands
+# elsewhere; a sanitizer's runtime may keep the library mapped after dlclose,
+# and then the reload is the same mapping: the checks below hold either way.
+case $moved in
+moved) ;;
+same) echo "run.sh: note: the second load reused the first one's address" ;;
+*) echo "run.sh: the host printed '$moved'" >&2; exit 1 ;;
+esac
 "$pathprof" report --format paths "$work/out.pathprof" >"$work/got"
 if [ "$via" = xray ]; then
 	expected='1|main'
