@@ -95,14 +95,15 @@ static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 	uint64_t dense[PP_HIST_BUCKETS];
 	uint64_t n = 0;
 	memset(dense, 0, sizeof dense);
-	for (uint32_t r = 0; r < PP_HIST_ROWS; r++) {
+	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
 		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
 		if (!ref)
 			continue;
 		const uint64_t *cells = pp__arena_ptr(ref);
 		for (uint32_t i = 0; i < PP_HIST_SUB; i++) {
-			dense[r * PP_HIST_SUB + i] = cells[i];
-			n += cells[i];
+			uint64_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
+			dense[pp__hist_canon(r * PP_HIST_SUB + i)] += c;
+			n += c;
 		}
 	}
 	memset(dst, 0, sizeof *dst);

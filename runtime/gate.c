@@ -36,15 +36,16 @@ static inline uint32_t depth_of(const pp__tls_t *t)
 }
 
 /* The switches of the inline gate, from the thread's state: the limit is
- * twice the bound, or 0 (every gate out of line) while recording, inside a
- * timed event, or with frames beyond the bound open; timed_gate sends the
- * gates of a timed event, when nothing else is rare, to their own lean
- * functions. */
+ * the bound times the frame size, or 0 (every gate out of line) while
+ * recording, inside a timed event, or with frames beyond the bound open;
+ * tlimit lets the gates of a timed event, when nothing else is rare, take
+ * their own lean way under the same bound. */
 static inline void set_limits(pp__tls_t *t)
 {
+	uint32_t bound = pp__config.depth * PP__FRAME_BYTES;
 	int rare = t->trace || t->timing_now || t->excess;
-	t->limit = rare ? 0 : pp__config.depth * PP__FRAME_BYTES;
-	t->timed_gate = PP__TIMING && t->timing_now && !t->trace && !t->excess;
+	t->limit = rare ? 0 : bound;
+	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess ? bound : 0;
 }
 
 /* Beyond the bound: skip the frame but keep its parent from passing for a
@@ -446,21 +447,19 @@ static PP_COLD pp__segrt_t *new_timing(pp__slab_t *s, pp__path_t *p)
 	return g;
 }
 
-/* One timed exit into its node: ~20 instructions (bucket: clz, shift, mask;
- * row lookup; count, sum, self, min, max). 0, or -1 when there was no
- * memory for it. */
+/* One timed exit into its node (the cell, its row, sum, self, min, max). 0,
+ * or -1 when there was no memory for it. */
 static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl,
 							 uint64_t self)
 {
 	pp__segrt_t *g = (pp__segrt_t *)p->seg;
 	if (PP_UNLIKELY(!g) && !(g = new_timing(s, p)))
 		return -1;
-	uint32_t b = pp__hist_bucket(incl);
-	uint32_t ref = g->rows[b / PP_HIST_SUB];
-	if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, b / PP_HIST_SUB)))
+	uint32_t c = incl ? pp__hist_cell(incl) : PP__CELL_ZERO;
+	uint32_t ref = g->rows[c / PP_HIST_SUB];
+	if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, c / PP_HIST_SUB)))
 		return -1;
-	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[b % PP_HIST_SUB]++;
-	g->count++;
+	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
 	g->sum += incl;
 	g->self += self;
 	if (incl < g->min)
@@ -560,32 +559,35 @@ static PP_NOINLINE void pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 	}
 }
 
-/* The exit of a timed event's gate when nothing else is rare (timed_gate;
- * the bound and key are checked inline, pp__leave). The common case (the
- * node and its histogram row exist) makes no call, so it needs no saved
- * registers; anything else goes to pop_timed as a tail call, before any
- * state has changed. ~55 instructions: the times (6), the node's probe (8),
- * the bucket (10), the record (12), the parent and the pop (8). */
+/* The exit of a timed event's gate when nothing else is rare (tlimit; the
+ * bound and key are checked inline, pp__leave). The common case (the node
+ * and its histogram row exist, the clock moved forward, the children took
+ * less than the gate) makes no call, so it needs no saved registers;
+ * anything else goes to pop_timed as a tail call, before any state has
+ * changed. About 45 instructions: the frame and the node's probe (12), the
+ * times (6), the cell and its row (9), sum, self, min and max (7), the leaf
+ * count (2), the pop and the parent's children (6). */
 void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 {
 	pp__frame_t *f = PP__DS_FRAME(t, v);
 	uint64_t h = t->hash;
 	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
+	pp__path_t *p;
 	pp__segrt_t *g;
-	if (PP_UNLIKELY(sl->hash != h) || PP_UNLIKELY(!(g = (pp__segrt_t *)sl->path->seg)))
+	if (PP_UNLIKELY(sl->hash != h) || PP_UNLIKELY(!(g = (pp__segrt_t *)(p = sl->path)->seg)))
 		return pop_timed(t, v, now);
-	uint64_t incl = now > f->t ? now - f->t : 0;
-	uint32_t b = pp__hist_bucket(incl);
-	uint32_t ref = g->rows[b / PP_HIST_SUB];
+	uint64_t incl = now - f->t, kids = f->kids;
+	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl))
+		return pop_timed(t, v, now);
+	uint32_t c = pp__hist_cell(incl);
+	uint32_t ref = g->rows[c / PP_HIST_SUB];
 	if (PP_UNLIKELY(!ref))
 		return pop_timed(t, v, now);
-	uint64_t self = incl > f->kids ? incl - f->kids : 0;
 	uint64_t hb = f->hash_before;
-	sl->path->count += v & 1u;
-	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[b % PP_HIST_SUB]++;
-	g->count++;
+	p->count += v & 1u;
+	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
 	g->sum += incl;
-	g->self += self;
+	g->self += incl - kids;
 	if (incl < g->min)
 		g->min = incl;
 	if (incl > g->max)

@@ -1,5 +1,5 @@
 /* Bucket arithmetic and sparse-histogram operations for segment timings.
- * The recording side (pp__hist_bucket) is inline in hist.h; everything here
+ * The recording side (pp__hist_cell) is inline in hist.h; everything here
  * runs at read/report time, so it favours exactness over speed.
  * Layout and error bound: docs/histograms.md. */
 #include "hist.h"
@@ -10,6 +10,29 @@
 /* Upper end of the nominal range of the last row: values at or above it still
  * land in the last bucket, but only the exact max keeps their magnitude. */
 #define NOMINAL_TOP (1ull << (PP_HIST_ROWS + PP_HIST_SUB_BITS - 1))
+
+uint32_t pp__hist_bucket(uint64_t v)
+{
+	if (v < PP_HIST_SUB)
+		return (uint32_t)v;
+	uint32_t e = 63u - (uint32_t)__builtin_clzll(v); /* e >= 4 */
+	uint32_t row = e - (PP_HIST_SUB_BITS - 1);
+	if (row >= PP_HIST_ROWS)
+		return PP_HIST_BUCKETS - 1;
+	uint32_t sub = (uint32_t)(v >> (e - PP_HIST_SUB_BITS)) & (PP_HIST_SUB - 1);
+	return row * PP_HIST_SUB + sub;
+}
+
+uint32_t pp__hist_canon(uint32_t cell)
+{
+	uint32_t e = cell >> PP_HIST_SUB_BITS, s = cell & (PP_HIST_SUB - 1);
+	if (cell == PP__CELL_ZERO)
+		return 0;
+	if (e < PP_HIST_SUB_BITS) /* below 16: the exact value */
+		return (PP_HIST_SUB + s) >> (PP_HIST_SUB_BITS - e);
+	uint32_t b = (e - (PP_HIST_SUB_BITS - 1)) * PP_HIST_SUB + s;
+	return b < PP_HIST_BUCKETS ? b : PP_HIST_BUCKETS - 1;
+}
 
 uint64_t pp__hist_low(uint32_t b)
 {

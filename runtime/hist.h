@@ -18,17 +18,35 @@
 #define PP_HIST_ROWS 44u
 #define PP_HIST_BUCKETS (PP_HIST_ROWS * PP_HIST_SUB)
 
-PP_INLINE uint32_t pp__hist_bucket(uint64_t v)
+/* The bucket of a value (readers; tests). */
+uint32_t pp__hist_bucket(uint64_t v);
+
+/* The runtime records into its own layout of the same buckets (slab.h), one
+ * cheaper to index: cell e*16 + s holds the values 2^e <= v < 2^(e+1) whose
+ * four bits below the top one are s. Those are bits 48-63 of v as a double
+ * (exponent and the top of the mantissa), so a timed exit pays a conversion,
+ * a move and a shift where counting leading zeros, comparing and shifting
+ * took twelve instructions. Row 0 has one value (1) and lends its cell 1 to
+ * v = 0. Readers map cells onto buckets with pp__hist_canon. */
+#define PP__CELL_ROWS 64u
+#define PP__CELL_ZERO 1u
+
+/* The cell of 1 <= v < 2^63 (conversion exact below 2^53; above, rounding
+ * can only move v to a neighbouring cell). The mask keeps any input in
+ * range. */
+PP_INLINE uint32_t pp__hist_cell(uint64_t v)
 {
-	if (v < PP_HIST_SUB)
-		return (uint32_t)v;
-	uint32_t e = 63u - (uint32_t)__builtin_clzll(v); /* e >= 4 */
-	uint32_t row = e - (PP_HIST_SUB_BITS - 1);
-	if (row >= PP_HIST_ROWS)
-		return PP_HIST_BUCKETS - 1;
-	uint32_t sub = (uint32_t)(v >> (e - PP_HIST_SUB_BITS)) & (PP_HIST_SUB - 1);
-	return row * PP_HIST_SUB + sub;
+	union {
+		double d;
+		uint64_t u;
+	} c;
+	c.d = (double)(int64_t)v;
+	return ((uint32_t)(c.u >> 48) - (1023u << PP_HIST_SUB_BITS)) &
+	       (PP__CELL_ROWS * PP_HIST_SUB - 1);
 }
+
+/* The bucket of a cell. */
+uint32_t pp__hist_canon(uint32_t cell);
 
 /* Smallest value that falls in bucket b. */
 uint64_t pp__hist_low(uint32_t b);

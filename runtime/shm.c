@@ -305,7 +305,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->path_size = sizeof(pp__path_t);
 	h->segrt_size = sizeof(pp__segrt_t);
 	h->name_size = sizeof(pp__shm_name_t);
-	h->hist_rows = PP_HIST_ROWS;
+	h->hist_rows = PP__CELL_ROWS;
 	h->hist_sub = PP_HIST_SUB;
 	h->arena_size = pp__arena.size;
 	h->base = (uint64_t)(uintptr_t)pp__arena.base;

@@ -13,7 +13,7 @@
 #define PP__SHM_MAGIC "PPLIVE\r\n"
 /* Bumped whenever the header or any structure a reader walks (slab, path,
  * segment timing, name record) changes shape. */
-#define PP__SHM_VERSION 2u /* 2: one timing record per node (self time) */
+#define PP__SHM_VERSION 3u /* 2: one timing record per node (self time); 3: histogram cells (hist.h) */
 
 enum { PP__SHM_RUNNING = 1, PP__SHM_EXITED = 2 };
 

@@ -98,7 +98,7 @@ int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen)
 		{"path", h->path_size, sizeof(pp__path_t)},
 		{"segment timing", h->segrt_size, sizeof(pp__segrt_t)},
 		{"name record", h->name_size, sizeof(pp__shm_name_t)},
-		{"histogram rows", h->hist_rows, PP_HIST_ROWS},
+		{"histogram rows", h->hist_rows, PP__CELL_ROWS},
 		{"histogram sub-buckets", h->hist_sub, PP_HIST_SUB},
 	};
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
@@ -298,7 +298,7 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 	uint64_t n = 0;
 	memset(dense, 0, sizeof dense);
 	memset(dst, 0, sizeof *dst);
-	for (uint32_t r = 0; r < PP_HIST_ROWS; r++) {
+	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
 		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
 		if (!ref)
 			continue;
@@ -313,7 +313,7 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 				return fail(w->err, w->errlen, "%s: histogram counts at offset %llu "
 					    "overflow 64 bits", w->v->object, (unsigned long long)ref << 7);
 			w->timed += c;
-			dense[r * PP_HIST_SUB + i] = c;
+			dense[pp__hist_canon(r * PP_HIST_SUB + i)] += c;
 			n += c;
 		}
 	}

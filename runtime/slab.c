@@ -331,7 +331,6 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	t->stack = s->frames + 1;
 	t->table = s->table;
 	t->mask = s->mask;
-	t->bound = pp__config.depth;
 	t->hash = PP__SEED;
 	t->dstate = 0;
 	t->countdown = pp__mode.sample_n;
@@ -348,7 +347,7 @@ static void thread_exit(void *arg)
 	pp__slab_t *s = arg;
 	pp__tls_t *t = &pp__tls;
 	t->limit = 0;
-	t->timed_gate = 0;
+	t->tlimit = 0;
 	t->state = 3;
 	t->excess = 0;
 	t->dstate = 0;
@@ -382,9 +381,9 @@ uint64_t pp__threads_seen(void)
 
 static void seg_zero(pp__segrt_t *g)
 {
-	g->count = g->sum = g->max = g->self = 0;
+	g->sum = g->max = g->self = 0;
 	g->min = UINT64_MAX;
-	for (uint32_t r = 0; r < PP_HIST_ROWS; r++)
+	for (uint32_t r = 0; r < PP__CELL_ROWS; r++)
 		if (g->rows[r])
 			memset(pp__arena_ptr(g->rows[r]), 0, PP__ROW_BYTES);
 }
@@ -443,7 +442,7 @@ static void fresh_arena_after_fork(void)
 				pp__warn("cannot give the forked child a slab; it runs unprofiled");
 			/* Same as a thread that has exited: gates are skipped. */
 			t->limit = 0;
-			t->timed_gate = 0;
+			t->tlimit = 0;
 			t->state = 3;
 			t->excess = 0;
 			t->dstate = 0;
@@ -459,7 +458,6 @@ static void fresh_arena_after_fork(void)
 	t->stack = s->frames + 1;
 	t->table = s->table;
 	t->mask = s->mask;
-	t->bound = pp__config.depth;
 	pthread_setspecific(exit_key, s);
 	if (pp__config.shm[0])
 		__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);

@@ -14,15 +14,16 @@
 
 #define PP__SLAB_MAGIC 0x62616c73666f7270ull /* "prpfslab" */
 
-/* A node's timing as the hot path keeps it: calls (count), inclusive time
- * (sum, min, max, histogram) and self time, in ticks. Dense rows of 16
- * counters are allocated on first use, so a node's timing costs 216 bytes
- * plus 128 per octave of durations it actually saw. Rows are referenced by
- * 32-bit arena offsets (units of 128 bytes) to keep the record small. */
+/* A node's timing as the hot path keeps it: inclusive time (sum, min, max,
+ * histogram in the cell layout of hist.h) and self time, in ticks; its calls
+ * are the histogram's total, counted by readers. Dense rows of 16 counters
+ * are allocated on first use, so a node's timing costs 288 bytes plus 128
+ * per octave of durations it actually saw. Rows are referenced by 32-bit
+ * arena offsets (units of 128 bytes) to keep the record small. */
 typedef struct pp__segrt {
-	uint64_t count, sum, min, max;
+	uint64_t sum, min, max;
 	uint64_t self; /* inclusive minus the gated children's inclusive */
-	uint32_t rows[PP_HIST_ROWS];
+	uint32_t rows[PP__CELL_ROWS];
 } pp__segrt_t;
 
 #define PP__ROW_BYTES (PP_HIST_SUB * sizeof(uint64_t))

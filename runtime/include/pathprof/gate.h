@@ -55,7 +55,6 @@ typedef struct pp__frame {
 typedef struct pp__path pp__path_t;
 
 /* dstate arithmetic (see pp__tls_t). */
-#define pp__tls_bound(t) ((t)->bound)
 #define PP__FRAME_BYTES 64u
 #define PP__DS_DEPTH(v) ((uint32_t)(v) >> 6)
 #define PP__DS_OFF(v) ((uint32_t)(v) & ~(PP__FRAME_BYTES - 1u))
@@ -83,8 +82,9 @@ typedef struct pp__tls {
 	uint64_t mask;
 	struct pp__slab *slab;
 	uint32_t timing_now; /* the current event is being timed (limit is 0) */
-	uint32_t timed_gate; /* ... and nothing else is rare: timed gates go their lean way */
-	uint32_t bound;      /* the depth bound (PATHPROF_DEPTH) */
+	uint32_t tlimit;     /* ... and nothing else is rare: the limit its gates go
+			      * their lean way under (the bound times 64), else 0 */
+	uint32_t spare;
 	uint32_t countdown;  /* events left until the next sampled one */
 	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
 	uint32_t state;      /* internal: registration state */
@@ -323,7 +323,7 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	if (PP_UNLIKELY(v >= t->limit)) {
 		/* A timed event's gate, inline: the same checks against the
 		 * bound itself, the push, the entry timestamp. */
-		if (PP__TIMING && t->timed_gate && PP__DS_DEPTH(v) < pp__tls_bound(t) &&
+		if (PP__TIMING && v < t->tlimit &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
 			pp__frame_t *f = pp__push(t, v, key, fe, sp, PP__RA(fe));
 			f->kids = 0;
@@ -356,7 +356,7 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (PP_UNLIKELY(v >= t->limit)) {
-		if (PP__TIMING && t->timed_gate && v < pp__tls_bound(t) * PP__FRAME_BYTES &&
+		if (PP__TIMING && v < t->tlimit &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pp__pop_timed(t, v, pp_ticks());
 		else
@@ -384,14 +384,14 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
  * calls. Async-signal-safe once the thread has run a gate. */
 typedef struct pp_signal_state {
 	uint64_t hash, sp, excess_sp;
-	uint32_t dstate, limit, excess, timing_now, timed_gate, top;
+	uint32_t dstate, limit, excess, timing_now, tlimit, top;
 } pp_signal_state_t;
 
 PP_INLINE pp_signal_state_t pp_signal_begin(void)
 {
 	pp__tls_t *t = &pp__tls;
 	pp_signal_state_t s = {t->hash, 0, t->excess_sp, t->dstate, t->limit, t->excess,
-			       t->timing_now, t->timed_gate, 0};
+			       t->timing_now, t->tlimit, 0};
 	/* The interrupted top frame may be half-pushed or half-popped: hide
 	 * its position, so that a handler on an alternate stack above it does
 	 * not take it for dead. Its leaf bit is in the saved dstate. */
@@ -415,7 +415,7 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 	t->excess = s->excess;
 	t->excess_sp = s->excess_sp;
 	t->timing_now = s->timing_now;
-	t->timed_gate = s->timed_gate;
+	t->tlimit = s->tlimit;
 	t->limit = s->limit;
 	if (s->top)
 		PP__DS_FRAME(t, s->dstate)[-1].sp = s->sp;
