@@ -202,6 +202,8 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->unprofiled_frames = pp__g.skipped;
 	p->unprofiled_threads = pp__g.unprofiled_threads;
 	p->drops_signal = pp__g.signal_skipped;
+	p->crash_signal = pp__g.crash_signal;
+	p->crash_tid = pp__g.crash_tid;
 	int rc = c.res && p->frontend && p->command ? 0 : -1;
 	for (pp__slab_t *s = pp__slab_first(); s && rc == 0; s = s->next_all) {
 		p->events += s->pub.events;

@@ -88,6 +88,14 @@ void pp__env_load(void)
 	s = getenv("PATHPROF_TRACE");
 	if (s && *s)
 		pp__trace_arm(s);
+	s = getenv("PATHPROF_CRASH");
+	pp__g.crash_dump = 1;
+	if (s && *s) {
+		if (!strcmp(s, "off"))
+			pp__g.crash_dump = 0;
+		else if (strcmp(s, "on"))
+			pp__warn("PATHPROF_CRASH=%s: expected on or off; using on", s);
+	}
 	/* A path is at most as deep as the stack bound, and the profile file holds
 	 * paths up to 4096 deep (docs/file-format.md). */
 	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 4096);
@@ -111,6 +119,8 @@ static void init(void)
 	pp__clock_start();
 	pp__env_load();
 	pthread_atfork(NULL, NULL, after_fork_child);
+	if (pp__g.crash_dump)
+		pp__crash_arm();
 	/* An explicit PATHPROF_OUT is a request for a profile even when no gate
 	 * runs (an unarmed XRay binary writes an empty one). */
 	if (pp__g.out[0])

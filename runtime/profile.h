@@ -57,6 +57,8 @@ typedef struct pp_profile {
 	uint64_t drops_signal;  /* gates of signal handlers that ran while their thread was
 				 * inside the runtime's slow path (docs/control-flow.md) */
 	uint64_t threads;       /* threads that ever registered */
+	uint32_t crash_signal;  /* written at a fatal signal: its number, else 0 */
+	uint64_t crash_tid;     /* ... and the thread (kernel tid) it hit */
 	uint32_t nnames;
 	pp_name_t *names;
 	uint32_t npaths;

@@ -244,6 +244,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_PATHS: return "PATHS";
 	case SEC_END: return "END";
 	case SEC_NODES: return "NODES";
+	case SEC_CRASH: return "CRASH";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -269,7 +270,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 		return fail(r, "truncated in the header at byte %zu (header length %u)", size, hlen);
 	p->version = version;
 
-	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0;
+	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -289,7 +290,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 		r->pos = start;
 		r->end = start + (size_t)len;
 		int *seen = type == SEC_META ? &seen_meta : type == SEC_NAMES ? &seen_names
-			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes : NULL;
+			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes
+			  : type == SEC_CRASH ? &seen_crash : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -310,6 +312,13 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (!seen_names)
 				return fail(r, "corrupt file: section NODES at byte %zu comes before NAMES", pos);
 			read_list(r, &p->nodes, &p->nnodes, 1);
+			break;
+		case SEC_CRASH:
+			p->crash_signal = get_u32(r);
+			p->crash_tid = get_u64(r);
+			if (!r->failed && (p->crash_signal == 0 || p->crash_signal > 64))
+				return fail(r, "corrupt section CRASH at byte %zu: signal %u", pos,
+					    p->crash_signal);
 			break;
 		case SEC_END:
 			if (len)

@@ -134,6 +134,13 @@ static void body_nodes(struct out *o, const struct wctx *w)
 	}
 }
 
+/* Optional (not REQUIRED): a reader that predates it still reads the file. */
+static void body_crash(struct out *o, const struct wctx *w)
+{
+	put_u32(o, w->p->crash_signal);
+	put_u64(o, w->p->crash_tid);
+}
+
 static void section(struct out *o, uint32_t type, uint32_t flags,
 		    void (*body)(struct out *, const struct wctx *), const struct wctx *w)
 {
@@ -160,6 +167,8 @@ static void write_all(struct out *o, const struct wctx *w)
 	section(o, SEC_NAMES, SEC_REQUIRED, body_names, w);
 	section(o, SEC_PATHS, SEC_REQUIRED, body_paths, w);
 	section(o, SEC_NODES, SEC_REQUIRED, body_nodes, w);
+	if (w->p->crash_signal)
+		section(o, SEC_CRASH, 0, body_crash, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

@@ -1,6 +1,7 @@
 /* The text report for people: a header of the run's counters and gated
  * time, then one row per selected path with its share and its leaf's self
  * time, and per path a table of the nodes along it. Names are cleaned so a hostile one cannot move the cursor. */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,10 @@ static void text_header(FILE *out, const pp_profile_t *p)
 			(unsigned long long)p->unprofiled_frames,
 			(unsigned long long)p->unprofiled_threads);
 	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
+	if (p->crash_signal)
+		fprintf(out, "  crashed    written at signal %u (SIG%s) in thread %llu; open gates not counted\n",
+			p->crash_signal, sigabbrev_np((int)p->crash_signal) ? sigabbrev_np((int)p->crash_signal) : "?",
+			(unsigned long long)p->crash_tid);
 	if (pp__report_rate_known(p))
 		fprintf(out, "  tick rate  %.3f GHz\n", p->ticks_per_ns);
 	else

@@ -20,6 +20,9 @@ typedef struct pp__global {
 	uint64_t skipped;      /* frames of threads that could not register */
 	uint64_t unprofiled_threads; /* threads that could not register */
 	uint64_t signal_skipped; /* frames of signal handlers run during their thread's registration */
+	int crash_dump;        /* PATHPROF_CRASH: write the profile at a fatal signal */
+	uint32_t crash_signal; /* set in the copy that writes the profile at a crash */
+	uint64_t crash_tid;
 } pp__global_t;
 
 extern pp__global_t pp__g;
@@ -59,6 +62,13 @@ void pp__resolver_close(pp__resolver_t *r);
  * the slabs hold in it and copy its name tables, so that naming never reads
  * it again. */
 void pp__names_retire(uintptr_t lo, uintptr_t hi);
+
+/* Fatal signals (crash.c): write the profile before dying of them. */
+void pp__crash_arm(void);
+/* Give the calling thread an alternate signal stack if it has none (a stack
+ * overflow then still writes the profile); *stackp is the slab's, kept for
+ * the next thread that takes the slab. */
+void pp__crash_thread(void **stackp);
 
 /* Install the at-exit dump once. */
 void pp__hook_exit(void);

@@ -327,6 +327,7 @@ int pp__thread_register(pp__tls_t *t, int fe)
 		return -1;
 	}
 	pthread_setspecific(exit_key, s);
+	pp__crash_thread(&s->altstack);
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;

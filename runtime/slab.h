@@ -37,6 +37,7 @@ typedef struct pp__slab_priv {
 	uint64_t unmatched;   /* leaves without an open frame */
 	uint64_t npaths;
 	pp__path_t *head; /* newest first; published with release stores */
+	void *altstack;   /* the signal stack its threads get (crash.c) */
 	char *bump, *end; /* current chunk of path memory */
 	struct pp__slab_priv *next_all;
 	struct pp__slab_priv *next_free;

@@ -73,7 +73,7 @@ run()
 # Unit tests of a build, minus those matching the regex $2. The ASan runtimes
 # of gcc and clang cannot share a process, so a program one compiler links
 # against the shared libpathprof the other built is left out (tests/wrapper:
-# and tests/modules: *-clang in the gcc build and *-gcc in the clang build); the static library
+# tests/modules and tests/crash: *-clang in the gcc build and *-gcc in the clang build); the static library
 # mixes fine and stays in.
 unit_tests()
 {
@@ -101,7 +101,7 @@ for cfg in $configs; do
 		# Configure and build first so the test list exists.
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
-		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper|dlclose)-.*-$other\$")
+		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper|dlclose|crash)-.*-$other\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null

@@ -1,0 +1,64 @@
+#!/bin/sh
+# A gated program dies of a fatal signal after N calls of main > mid > leaf:
+# the profile at PATHPROF_OUT must hold exactly those N leaf returns, named,
+# say which signal and thread, and the process must die of the signal (exit
+# status 128 + signal). With PATHPROF_CRASH=off nothing is written.
+# usage: run.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
+set -eu
+wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-crash.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+PKG_CONFIG_PATH=$build/meson-uninstalled
+export PKG_CONFIG_PATH
+def=''
+case $via in
+raii) def=-DUSE_RAII ;;
+plugin) def=-DUSE_PLUGIN ;;
+esac
+# shellcheck disable=SC2086 # def is one flag or none
+"$wrapper" --via="$via" "$cc" -O2 $def "$src/crash.c" -o "$work/crash"
+n=99999
+# Under the sanitizers (scripts/sanitize.sh) ASan would report the fault and
+# exit 1 itself: let the signals through to pathprof and the default action.
+ASAN_OPTIONS=${ASAN_OPTIONS:-}:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0:handle_sigill=0
+export ASAN_OPTIONS
+fail() { echo "run.sh: $via $cc: $*" >&2; exit 1; }
+
+# run MODE SIGNAL [ENV...]: the status must be 128 + SIGNAL
+run() {
+	mode=$1 sig=$2
+	shift 2
+	rm -f "$work/out.pathprof"
+	set +e
+	(cd "$work" && env PATHPROF_XRAY=all PATHPROF_OUT="$work/out.pathprof" "$@" \
+		./crash "$mode" "$n" >"$work/stdout" 2>"$work/stderr")
+	st=$?
+	set -e
+	[ "$st" -eq $((128 + sig)) ] || { cat "$work/stderr" >&2; fail "$mode: exit status $st, expected $((128 + sig))"; }
+}
+
+check() { # MODE SIGNAL NAME
+	[ -f "$work/out.pathprof" ] || { cat "$work/stderr" >&2; fail "$1: no profile written"; }
+	got=$("$pathprof" report --format paths "$work/out.pathprof")
+	[ "$got" = "$n|main>mid>leaf" ] || fail "$1: expected '$n|main>mid>leaf', got '$got'"
+	"$pathprof" report "$work/out.pathprof" >"$work/report"
+	grep -q "^  crashed    written at signal $2 (SIG$3) in thread [1-9]" "$work/report" ||
+		{ cat "$work/report" >&2; fail "$1: the report does not say the profile was written at signal $2"; }
+}
+
+run segv 11
+check segv 11 SEGV
+run abort 6
+check abort 6 ABRT
+run bus 7
+check bus 7 BUS
+run fpe 8
+check fpe 8 FPE
+run overflow 11
+check overflow 11 SEGV
+run handler 11
+check handler 11 SEGV
+[ "$(cat "$work/stdout")" = "own handler ran" ] || fail "handler: the program's SIGSEGV handler did not run"
+run segv 11 PATHPROF_CRASH=off
+[ ! -e "$work/out.pathprof" ] || fail "PATHPROF_CRASH=off: a profile was written"
+echo "run.sh: $via $cc: segv abort bus fpe overflow handler off: ok"
