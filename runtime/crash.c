@@ -30,6 +30,7 @@
 
 #include <pathprof/pathprof.h>
 #include "runtime.h"
+#include "shm.h"
 
 /* How long the crashing process waits for its copy to write the profile. */
 #define WAIT_MS 20000
@@ -166,6 +167,7 @@ static PP_NOINSTR void chain(int sig, siginfo_t *si, void *uc)
 static PP_NOINSTR void on_fatal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
+	pp__shm_crashed(sig);
 	if (!__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
 		if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
 			dump_at_crash(sig);

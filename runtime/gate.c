@@ -254,9 +254,13 @@ void pp__gate_untrace(pp__tls_t *t)
 /* A recorded gate: take the timing decision and read the clock here, record
  * exactly what the gate then uses, and apply it through the same code replay
  * uses, so a replay of the trace reproduces this thread's slab. */
-static void traced_enter(pp__tls_t *t, uint64_t key)
+static void traced_enter(pp__tls_t *t, uint64_t key, int fe)
 {
 	int rec = pp__trace_begin(t->trace);
+	/* named before the clock is read: the first sight's cost goes to the
+	 * parent's self time, once per key */
+	if (rec)
+		pp__trace_first_sight(fe, key);
 	uint32_t push = !t->excess && depth_of(t) < pp__config.depth;
 	uint32_t timed = t->timing_now;
 	if (push && t->hash == PP__SEED)
@@ -292,7 +296,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
 		if (t->trace) {
-			traced_enter(t, key);
+			traced_enter(t, key, fe);
 		} else {
 			if (PP__RESYNC(fe))
 				drop_dead_excess(t, sp);
@@ -311,7 +315,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 				pp__trace_attach(t, fe);
 			set_limits(t);
 			if (t->trace)
-				traced_enter(t, key);
+				traced_enter(t, key, fe);
 			else
 				enter_checked(t, key, fe | untimed, sp, ra);
 		} else {

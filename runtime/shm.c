@@ -297,6 +297,13 @@ static void command_line(char *buf, size_t n)
 	buf[got] = '\0';
 }
 
+void pp__shm_crashed(int sig)
+{
+	pp__shm_hdr_t *h = pp__arena.hdr;
+	if (h)
+		__atomic_store_n(&h->crash_signal, (uint32_t)sig, __ATOMIC_RELEASE);
+}
+
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 {
 	h->version = PP__SHM_VERSION;
@@ -315,6 +322,9 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
 	h->state = PP__SHM_RUNNING;
+	struct timespec boot;
+	if (clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
+		h->start_boot_ns = (uint64_t)boot.tv_sec * 1000000000ull + (uint64_t)boot.tv_nsec;
 	program_name(h->program, sizeof h->program);
 	command_line(h->command, sizeof h->command);
 	/* The magic goes last: a reader that sees it sees a whole header. */

@@ -41,6 +41,10 @@ typedef struct pp__shm_hdr {
 	uint64_t skipped;    /* frames of threads that could not register */
 	double ticks_per_ns;
 	uint32_t frontend, timing, sample_n, state;
+	uint32_t crash_signal; /* set by the fatal-signal handler (crash.c) */
+	uint32_t pad;
+	uint64_t start_boot_ns; /* CLOCK_BOOTTIME when exporting began: tells the
+				 * writer from a later process given its pid */
 	char program[64];
 	char command[512];
 } pp__shm_hdr_t;
@@ -54,6 +58,10 @@ typedef struct pp__shm_name {
 } pp__shm_name_t;
 
 /* ---- writer ---- */
+
+/* The process met fatal signal sig: say so in the segment, if one is
+ * exported. Async-signal-safe (one store). */
+void pp__shm_crashed(int sig);
 
 /* Read PATHPROF_SHM and PATHPROF_SHM_KEEP into pp__config. */
 void pp__shm_env_load(void);
@@ -96,6 +104,7 @@ typedef struct pp__shm_stats {
 	uint64_t pid;
 	int alive;               /* the writer process still exists */
 	int exited;              /* it exited normally (segment kept) */
+	uint32_t crash_signal;   /* it met a fatal signal (it may still be writing its profile) */
 	uint64_t generation;
 	uint64_t threads_live;   /* slabs owned by a running thread */
 	uint64_t unnamed_records; /* counts of paths whose names are not yet published */

@@ -290,6 +290,38 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 	return 0;
 }
 
+/* Is the writer still running? Its pid must name a process that is not a
+ * zombie (killed but not yet reaped) and that started no later than the
+ * writer began exporting (a later one was given the pid after the writer
+ * died). /proc gives the start in clock ticks since boot, rounded down. */
+static int writer_alive(uint64_t pid, uint64_t start_boot_ns)
+{
+	if (!pid || pid > 0x7fffffff)
+		return 0;
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%llu/stat", (unsigned long long)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return kill((pid_t)pid, 0) == 0 || errno == EPERM; /* no /proc: trust the pid */
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')'); /* the command may hold spaces and ')' */
+	char state = 0;
+	unsigned long long start = 0;
+	/* after ')': state (field 3) ... starttime (field 22) */
+	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %llu", &state, &start) != 2)
+		return 1;
+	if (state == 'Z' || state == 'X' || state == 'x')
+		return 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (start_boot_ns && hz > 0 && start / (unsigned long long)hz * 1000000000ull +
+	    start % (unsigned long long)hz * (1000000000ull / (unsigned long long)hz) > start_boot_ns)
+		return 0;
+	return 1;
+}
+
 /* One segment's timing as of now: the count is the sum of the buckets read,
  * so a racing writer can never make the total disagree with the histogram. */
 static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
@@ -476,8 +508,8 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	st->taken_ns = pp__realtime_ns();
 	st->pid = h->pid;
 	st->exited = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_EXITED;
-	st->alive = !st->exited && h->pid && h->pid <= 0x7fffffff &&
-		    (kill((pid_t)h->pid, 0) == 0 || errno == EPERM);
+	st->alive = !st->exited && writer_alive(h->pid, h->start_boot_ns);
+	st->crash_signal = __atomic_load_n(&h->crash_signal, __ATOMIC_ACQUIRE);
 	st->update_ns = __atomic_load_n(&h->update_ns, __ATOMIC_ACQUIRE);
 	st->exit_ns = __atomic_load_n(&h->exit_ns, __ATOMIC_RELAXED);
 	memcpy(st->program, h->program, sizeof st->program);

@@ -8,6 +8,7 @@
 #include "map.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -72,12 +73,32 @@ static int open_deleted(Dwfl_Module *mod)
 	return fd;
 }
 
+/* The file is read, not mapped. libelf maps it privately by default, and
+ * such a copy of a library's file, when it lands next to the library, reads
+ * in /proc/self/maps as part of it: another symbolizer listing the modules
+ * meanwhile (the trace naming keys at first sight, the live namer, the
+ * dump) would place the library's symbols at the wrong addresses. libelf is
+ * loaded with libdw; elf_begin is looked up rather than linked so that the
+ * runtime's link lines need no -lelf. */
+typedef Elf *(*elf_begin_fn)(int fd, Elf_Cmd cmd, Elf *ref);
+
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	Dwarf_Addr base, char **file_name, Elf **elfp)
 {
+	static elf_begin_fn begin;
 	int fd = dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
 	if (fd < 0 && !*elfp && is_deleted(name))
 		fd = open_deleted(mod);
+	if (fd >= 0 && !*elfp) {
+		elf_begin_fn fn = __atomic_load_n(&begin, __ATOMIC_RELAXED);
+		if (!fn) {
+			void *sym = dlsym(RTLD_DEFAULT, "elf_begin");
+			memcpy(&fn, &sym, sizeof fn);
+			__atomic_store_n(&begin, fn, __ATOMIC_RELAXED);
+		}
+		if (fn)
+			*elfp = fn(fd, ELF_C_READ, NULL);
+	}
 	return fd;
 }
 

@@ -45,6 +45,7 @@ static uint64_t streams; /* thread streams handed out */
 static uint64_t chunks; /* chunks written, for the end record */
 static struct pp__trace_buf proc; /* stream 0, under lock */
 static pp__map_t named;           /* keys with a NAME record, under lock */
+static pthread_mutex_t res_lock = PTHREAD_MUTEX_INITIALIZER; /* live_res */
 static pthread_key_t gone_key;
 static int gone_key_ok;
 
@@ -405,6 +406,55 @@ void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, ui
 		done(&proc, p);
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+/* Keys this thread knows to be named already: most recorded entries then
+ * skip the lock. Direct-mapped; a miss only costs the locked lookup. */
+#define SEEN_SLOTS 256u
+static __thread uint64_t seen_keys[SEEN_SLOTS];
+static pp__resolver_t *live_res; /* under lock: names keys at first sight */
+
+static const char *name_now(int fe, uint64_t key, const char **file, uint32_t *line)
+{
+	if (!live_res)
+		live_res = pp__resolver_open();
+	if (!live_res)
+		return NULL;
+	const char *n = pp__resolve(live_res, fe, key, file, line);
+	if ((fe == PP_FE_CYG || fe == PP_FE_XRAY) && n && n[0] == '0' && n[1] == 'x') {
+		/* no module held the address when the resolver opened: a library
+		 * loaded since; look again */
+		pp__resolver_close(live_res);
+		live_res = pp__resolver_open();
+		n = live_res ? pp__resolve(live_res, fe, key, file, line) : NULL;
+	}
+	return n;
+}
+
+void pp__trace_first_sight(int fe, uint64_t key)
+{
+	uint64_t *slot = &seen_keys[(key ^ (key >> 12)) & (SEEN_SLOTS - 1)];
+	if (*slot == key + 1)
+		return;
+	uint32_t v;
+	pthread_mutex_lock(&lock);
+	int known = pp__map_get(&named, key, &v);
+	pthread_mutex_unlock(&lock);
+	if (!known) {
+		const char *file = "";
+		uint32_t line = 0;
+		/* resolve outside the trace lock: the symbolizer can take a while */
+		pthread_mutex_lock(&res_lock);
+		const char *n = name_now(fe, key, &file, &line);
+		if (n)
+			pp__trace_name(fe, key, n, file, line);
+		pthread_mutex_unlock(&res_lock);
+		pthread_mutex_lock(&lock);
+		if (fd >= 0)
+			flush(&proc); /* in the file now: a kill cannot take it */
+		pthread_mutex_unlock(&lock);
+	}
+	*slot = key + 1;
 }
 
 void pp__trace_dumped(const pp_profile_t *pr)

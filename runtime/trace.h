@@ -71,6 +71,10 @@ void pp__trace_put(struct pp__trace_buf *b, int op, uint64_t key, uint64_t ticks
 /* Recording stopped for the whole process (fork child, write error). */
 int pp__trace_stopped(void);
 
+/* A recorded gate entered key: the first time it is seen, name it and put
+ * the definition in the file at once, so that a trace cut by a kill still
+ * replays with names. Costs a lock only when the thread's cache misses. */
+void pp__trace_first_sight(int fe, uint64_t key);
 /* dump.c: a key was named while collecting; record the definition once. */
 void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, uint32_t line);
 /* dump.c: a profile was collected for writing; record its meta fields and

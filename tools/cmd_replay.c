@@ -53,6 +53,7 @@ typedef struct replay {
 	uint32_t nsites, cap_sites;
 	int partial;
 	uint64_t unrecorded, bad_chunks;
+	uint64_t unnamed; /* keys with no NAME record in the trace */
 } replay_t;
 
 /* The replay names a key through a site descriptor, the raii front-end's
@@ -81,8 +82,9 @@ static pp_site_t *site_new(replay_t *r, uint64_t key, const char *name, const ch
 	return s;
 }
 
-/* A key the trace never named (the process died before dumping) keeps the
- * stand-in the runtime itself would print. */
+/* A key the trace never named (its definition was in a lost chunk, or the
+ * recorder predates names at first sight) keeps the stand-in the runtime
+ * itself would print, and is counted. */
 static uint64_t key_of(replay_t *r, uint64_t key, int fe)
 {
 	uint32_t i;
@@ -91,6 +93,7 @@ static uint64_t key_of(replay_t *r, uint64_t key, int fe)
 	char buf[64];
 	snprintf(buf, sizeof buf, "%s:0x%llx", pp__frontend_name(fe), (unsigned long long)key);
 	pp_site_t *s = site_new(r, key, buf, "", 0);
+	r->unnamed++;
 	if (!s) {
 		cli_error("replay: out of memory");
 		exit(CLI_FAIL);
@@ -322,6 +325,10 @@ static void report_loss(const replay_t *r)
 		cli_error("%s: %llu event(s) were not recorded (signal handlers ran gated code "
 			  "inside the recorder)",
 			  r->path, (unsigned long long)r->unrecorded);
+	if (r->unnamed)
+		cli_error("%s: %llu key(s) have no name in the trace (their definitions were "
+			  "lost): shown as FRONTEND:0xKEY",
+			  r->path, (unsigned long long)r->unnamed);
 	if (r->partial)
 		cli_error("%s: partial replay: %llu byte(s) lost in %u stretch(es), %llu chunk(s) "
 			  "missing, %llu chunk(s) used",

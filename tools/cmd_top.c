@@ -63,7 +63,9 @@ static const char help_text[] =
 	"segment's p50 and p99 with their change. The first refresh's rates are\n"
 	"averages since the program started. The segment is only read, never\n"
 	"written; the segment of a process that has died (or exited with\n"
-	"PATHPROF_SHM_KEEP=1) still reads.\n"
+	"PATHPROF_SHM_KEEP=1) still reads. The header says whether the writer is\n"
+	"running, exited, dead (killed, even before it is reaped), or crashed\n"
+	"(a fatal signal; its profile file was written then).\n"
 	"\n"
 	"options:\n"
 	"  -i, --interval SEC  refresh period in seconds, e.g. 0.5 (default 1)\n"
@@ -185,9 +187,15 @@ static uint64_t delta(uint64_t now, uint64_t before)
 	return now >= before ? now - before : 0;
 }
 
+/* "crashed" once the writer met a fatal signal: its profile file was
+ * written then, and the segment holds what it had counted (docs/crash.md). */
 static const char *state_word(const pp__shm_stats_t *st)
 {
-	return st->exited ? "exited" : st->alive ? "running" : "dead";
+	if (st->exited)
+		return "exited";
+	if (st->crash_signal)
+		return st->alive ? "crashing" : "crashed";
+	return st->alive ? "running" : "dead";
 }
 
 static double seg_pct_ns(const pp_profile_t *p, const pp_seg_t *s, double pct)
@@ -204,9 +212,10 @@ static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 	pp__report_json_str(f, v->seg.object);
 	fprintf(f, ",\"program\":");
 	pp__report_json_str(f, v->st.program);
-	fprintf(f, ",\"pid\":%llu,\"state\":\"%s\",\"generation\":%llu,\"time_ns\":%llu,"
-		   "\"span_s\":%.6f,\"first\":%s,\"frontend\":",
-		(unsigned long long)v->st.pid, state_word(&v->st), (unsigned long long)v->st.generation,
+	fprintf(f, ",\"pid\":%llu,\"state\":\"%s\",\"crash_signal\":%u,\"generation\":%llu,"
+		   "\"time_ns\":%llu,\"span_s\":%.6f,\"first\":%s,\"frontend\":",
+		(unsigned long long)v->st.pid, state_word(&v->st), v->st.crash_signal,
+		(unsigned long long)v->st.generation,
 		(unsigned long long)v->st.taken_ns, s, p ? "false" : "true");
 	pp__report_json_str(f, c->frontend);
 	fprintf(f, ",\"ticks_per_ns\":%.6f,\"events\":%llu,\"records\":%llu,\"events_per_s\":%.3f,"

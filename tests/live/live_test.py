@@ -120,6 +120,35 @@ def test_concurrent():
           "top on a removed segment: %d %r" % (r.returncode, r.stderr))
 
 
+def test_killed():
+    """SIGKILL: the segment stays behind, its counts readable, and top says
+    the writer is dead even while the killed process is an unreaped zombie
+    (its pid still exists)."""
+    name = TAG + "-killed"
+    threads, iters = 2, 1000
+    env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_OUT=os.path.join(TMP, "killed.pp"))
+    w = subprocess.Popen([WRITER, "threads", str(threads), str(iters)], env=env,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    w.stdout.readline()  # the writer's threads are done; it waits on stdin
+    total = {"outer>a>leaf1": 3 * iters, "outer>b>leaf2": 6 * iters}
+    d = wait_named(name, 2)
+    check(d["state"] == "running", "killed: state %s before the kill" % d["state"])
+    w.kill()
+    # not reaped yet: the zombie keeps the pid
+    for _ in range(200):
+        with open("/proc/%d/stat" % w.pid) as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                break
+        time.sleep(0.005)
+    d = snap(name)
+    check(d["state"] == "dead", "killed, unreaped: state %s" % d["state"])
+    check(counts(d) == total, "killed: counts %s" % counts(d))
+    w.wait()
+    d = snap(name)
+    check(d["state"] == "dead", "killed, reaped: state %s" % d["state"])
+    os.unlink("/dev/shm/" + name)
+
+
 def test_keep_and_export():
     name = TAG + "-keep"
     env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_SHM_KEEP="1",
@@ -236,6 +265,7 @@ def strip_counts(paths):
 
 try:
     test_concurrent()
+    test_killed()
     test_keep_and_export()
     test_fork_and_merge()
 finally:

@@ -153,4 +153,45 @@ st=$?
 grep -q "written by two processes at once" "$dir/err" || fail "mixed writers: not said: $(cat "$dir/err")"
 [ -e "$dir/mixed.out" ] && fail "mixed writers: an output was written"
 
+# Killed with SIGKILL while it runs (asleep after its events, its threads'
+# chunks written): nothing ran at exit, yet every key was named when first
+# seen, so the replay has names, and says the trace was cut.
+env PATHPROF_TIMING=on PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/killed.pathprof" \
+	PATHPROF_TRACE="$dir/killed.trace" "$wl" slow 2>/dev/null &
+k=$!
+sleep 0.5
+kill -KILL "$k"
+wait "$k" 2>/dev/null
+[ -e "$dir/killed.pathprof" ] && fail "killed: a profile was written at exit"
+"$pp" replay "$dir/killed.trace" -o "$dir/killed.replay" 2>"$dir/err"
+st=$?
+[ "$st" = 3 ] || fail "killed: replay exit $st, expected 3: $(cat "$dir/err")"
+grep -q "no end-of-trace record" "$dir/err" || fail "killed: the cut is not said: $(cat "$dir/err")"
+grep -q "have no name" "$dir/err" && fail "killed: keys without names: $(cat "$dir/err")"
+"$pp" report --format paths "$dir/killed.replay" >"$dir/killed.paths"
+[ -s "$dir/killed.paths" ] || fail "killed: no paths replayed"
+grep -q ':0x' "$dir/killed.paths" && fail "killed: unnamed keys: $(cat "$dir/killed.paths")"
+# A trace whose name records are damaged (every process chunk but the first,
+# which holds the configuration) still replays, and lists the keys that lost
+# their names. Chunks: u32 magic, u32 payload length, u64 stream, ...
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+size=$(wc -c <"$dir/killed.trace")
+o=16 first=1
+while [ $((o + 32)) -le "$size" ]; do
+	len=$(u32 "$dir/killed.trace" $((o + 4)))
+	stream=$(u32 "$dir/killed.trace" $((o + 8)))
+	if [ "$stream" = 0 ]; then
+		if [ "$first" = 1 ]; then
+			first=0
+		else
+			printf 'X' | dd of="$dir/killed.trace" bs=1 seek=$((o + 32)) conv=notrunc 2>/dev/null
+		fi
+	fi
+	o=$((o + 32 + len))
+done
+"$pp" replay "$dir/killed.trace" -o "$dir/noname.replay" 2>"$dir/err"
+st=$?
+[ "$st" = 3 ] || fail "names damaged: replay exit $st, expected 3: $(cat "$dir/err")"
+grep -q "key(s) have no name in the trace" "$dir/err" || fail "names damaged: loss not listed: $(cat "$dir/err")"
+
 exit $((fails > 0))
