@@ -44,3 +44,10 @@ echo
 echo "Instructions per raii gate, entry and exit (bench/gateinstr.sh: callgrind, chain events gated minus plain):"
 echo
 "$here/gateinstr.sh" "$build"
+
+# What the live segment costs (the data `pathprof recover` reads after a
+# kill; always exported under `pathprof run`): start-up and a path's first run.
+echo
+echo "Live segment (bench/newpath.py: medians of 21 interleaved rounds, fresh processes):"
+echo
+python3 "$here/newpath.py" "$build" 21

@@ -1,5 +1,9 @@
 /* Fatal signals: the profile is written before the process dies of SIGSEGV,
  * SIGBUS, SIGFPE, SIGILL or SIGABRT, then the signal takes its normal course.
+ * The same for the signals that end a process by default (SIGTERM, SIGINT,
+ * SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ) while their action is the
+ * default: a program that handles or ignores one gets exactly what it set,
+ * and an ignored one stays ignored across exec (nohup).
  *
  * Writing a profile needs malloc, stdio and the symbolizer, none of which a
  * crashing thread may call (it may hold their locks). So the handler only
@@ -42,6 +46,7 @@
 #define COPY_STACK_BYTES (16u << 20)
 
 static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static const int ending[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ};
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 static int armed;             /* our handler is installed */
@@ -55,6 +60,19 @@ static int is_fatal(int sig)
 		if (fatal[i] == sig)
 			return 1;
 	return 0;
+}
+
+static int is_ending(int sig)
+{
+	for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++)
+		if (ending[i] == sig)
+			return 1;
+	return 0;
+}
+
+static int is_default(const struct sigaction *a)
+{
+	return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_DFL;
 }
 
 static long sys_gettid(void)
@@ -223,14 +241,34 @@ void pp__crash_arm(void)
 		real_sigaction(sig, NULL, &prog[sig]);
 		install(sig, &prog[sig]);
 	}
+	for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) {
+		int sig = ending[i];
+		real_sigaction(sig, NULL, &prog[sig]);
+		if (is_default(&prog[sig]))
+			install(sig, &prog[sig]);
+	}
 	__atomic_store_n(&armed, 1, __ATOMIC_RELEASE);
 }
 
-/* sigaction() as the program sees it: for the five signals, its wish is
- * recorded (and its mask applied to our handler); everything else passes. */
-PP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+/* A sanitizer's runtime installs its own handlers while it initializes,
+ * through the sigaction() below, before its instrumentation may run: the
+ * interposers carry none (TSan's function-entry hook crashed there). */
+#if defined(__has_attribute)
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define UNSANITIZED __attribute__((disable_sanitizer_instrumentation))
+#endif
+#endif
+#ifndef UNSANITIZED
+#define UNSANITIZED __attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_undefined))
+#endif
+
+/* sigaction() as the program sees it: for the fatal signals, its wish is
+ * recorded (and its mask applied to our handler); for the ending ones, our
+ * handler stands in for the default action only; everything else passes. */
+PP_EXPORT UNSANITIZED int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	if (!__atomic_load_n(&armed, __ATOMIC_ACQUIRE) || sig <= 0 || sig >= NSIG || !is_fatal(sig)) {
+	if (!__atomic_load_n(&armed, __ATOMIC_ACQUIRE) || sig <= 0 || sig >= NSIG ||
+	    !(is_fatal(sig) || is_ending(sig))) {
 		int (*fn)(int, const struct sigaction *, struct sigaction *) = real_sigaction;
 		if (!fn)
 			fn = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_NEXT,
@@ -244,7 +282,12 @@ PP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 	struct sigaction was = prog[sig];
 	if (act) {
 		prog[sig] = *act;
-		install(sig, act);
+		if (is_fatal(sig) || is_default(act)) {
+			install(sig, act);
+		} else if (real_sigaction(sig, act, NULL) != 0) {
+			prog[sig] = was;
+			return -1;
+		}
 	}
 	if (old)
 		*old = was;
@@ -253,7 +296,7 @@ PP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 
 /* signal() as glibc defines it (BSD semantics: restart, no reset), routed
  * through sigaction() above so the five signals are recorded too. */
-PP_EXPORT sighandler_t signal(int sig, sighandler_t h)
+PP_EXPORT UNSANITIZED sighandler_t signal(int sig, sighandler_t h)
 {
 	struct sigaction a, old;
 	memset(&a, 0, sizeof a);

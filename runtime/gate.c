@@ -15,6 +15,7 @@
 
 #include <pathprof/pathprof.h>
 #include "runtime.h"
+#include "shm.h"
 #include "slab.h"
 #include "trace.h"
 
@@ -412,6 +413,9 @@ static PP_NOINLINE pp__path_t *node_get(pp__tls_t *t, uint32_t d)
 	__atomic_store_n(&s->head, p, __ATOMIC_RELEASE);
 	slot->path = p;
 	__atomic_store_n(&slot->hash, h, __ATOMIC_RELEASE);
+	/* Exporting: name its keys now, so a kill right after loses few. */
+	if (pp__arena.hdr)
+		pp__shm_nudge();
 	in_slow = 0;
 	errno = saved;
 	return p;

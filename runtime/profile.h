@@ -59,6 +59,9 @@ typedef struct pp_profile {
 	uint64_t threads;       /* threads that ever registered */
 	uint32_t crash_signal;  /* written at a fatal signal: its number, else 0 */
 	uint64_t crash_tid;     /* ... and the thread (kernel tid) it hit */
+	uint32_t recovered;     /* 1: rebuilt from a dead process's live segment */
+	uint32_t recovered_signal;   /* ... the signal that killed it, 0 if unknown */
+	uint32_t recovered_raw_keys; /* ... keys it never named (shown FRONTEND:0xKEY) */
 	uint32_t nnames;
 	pp_name_t *names;
 	uint32_t npaths;

@@ -245,6 +245,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_END: return "END";
 	case SEC_NODES: return "NODES";
 	case SEC_CRASH: return "CRASH";
+	case SEC_RECOVERED: return "RECOVERED";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -270,7 +271,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 		return fail(r, "truncated in the header at byte %zu (header length %u)", size, hlen);
 	p->version = version;
 
-	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0;
+	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
+	    seen_recovered = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -291,7 +293,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 		r->end = start + (size_t)len;
 		int *seen = type == SEC_META ? &seen_meta : type == SEC_NAMES ? &seen_names
 			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes
-			  : type == SEC_CRASH ? &seen_crash : NULL;
+			  : type == SEC_CRASH ? &seen_crash
+			  : type == SEC_RECOVERED ? &seen_recovered : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -319,6 +322,14 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (!r->failed && (p->crash_signal == 0 || p->crash_signal > 64))
 				return fail(r, "corrupt section CRASH at byte %zu: signal %u", pos,
 					    p->crash_signal);
+			break;
+		case SEC_RECOVERED:
+			p->recovered = 1;
+			p->recovered_signal = get_u32(r);
+			p->recovered_raw_keys = get_u32(r);
+			if (!r->failed && p->recovered_signal > 64)
+				return fail(r, "corrupt section RECOVERED at byte %zu: signal %u", pos,
+					    p->recovered_signal);
 			break;
 		case SEC_END:
 			if (len)

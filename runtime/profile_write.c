@@ -141,6 +141,12 @@ static void body_crash(struct out *o, const struct wctx *w)
 	put_u64(o, w->p->crash_tid);
 }
 
+static void body_recovered(struct out *o, const struct wctx *w)
+{
+	put_u32(o, w->p->recovered_signal);
+	put_u32(o, w->p->recovered_raw_keys);
+}
+
 static void section(struct out *o, uint32_t type, uint32_t flags,
 		    void (*body)(struct out *, const struct wctx *), const struct wctx *w)
 {
@@ -169,6 +175,8 @@ static void write_all(struct out *o, const struct wctx *w)
 	section(o, SEC_NODES, SEC_REQUIRED, body_nodes, w);
 	if (w->p->crash_signal)
 		section(o, SEC_CRASH, 0, body_crash, w);
+	if (w->p->recovered)
+		section(o, SEC_RECOVERED, 0, body_recovered, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

@@ -145,6 +145,10 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	json_u64(out, "drops_signal", p->drops_signal, ",\n  ");
 	json_u64(out, "unprofiled_frames", p->unprofiled_frames, ",\n  ");
 	json_u64(out, "unprofiled_threads", p->unprofiled_threads, ",\n  ");
+	if (p->recovered) {
+		json_u64(out, "recovered_signal", p->recovered_signal, ",\n  ");
+		json_u64(out, "recovered_raw_keys", p->recovered_raw_keys, ",\n  ");
+	}
 	if (p->crash_signal) {
 		json_u64(out, "crash_signal", p->crash_signal, ",\n  ");
 		json_u64(out, "crash_tid", p->crash_tid, ",\n  ");

@@ -2,6 +2,7 @@
  * time, then one row per selected path with its share and its leaf's self
  * time, and per path a table of the nodes along it. Names are cleaned so a hostile one cannot move the cursor. */
 #define _GNU_SOURCE /* sigabbrev_np */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,28 @@ static void text_nodes(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa,
 	}
 }
 
+/* A fault crashes a program; any other signal that ends it kills it. */
+static int is_fault(uint32_t sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+	       sig == SIGABRT || sig == SIGTRAP || sig == SIGSYS;
+}
+
+/* A profile rebuilt from what a killed process left: its counts stop at the
+ * kill, an event still in flight in each thread is not in them. */
+static void recovered_line(FILE *out, const pp_profile_t *p)
+{
+	fputs("  recovered  from the live segment of a process that died", out);
+	if (p->recovered_signal) {
+		const char *abbrev = sigabbrev_np((int)p->recovered_signal);
+		fprintf(out, " of signal %u (SIG%s)", p->recovered_signal, abbrev ? abbrev : "?");
+	}
+	fputs("; events in flight not counted\n", out);
+	if (p->recovered_raw_keys)
+		fprintf(out, "             %u keys named after the last naming pass show as FRONTEND:0xKEY\n",
+			p->recovered_raw_keys);
+}
+
 static void text_header(FILE *out, const pp_profile_t *p)
 {
 	fputs("pathprof report\n", out);
@@ -148,9 +171,12 @@ static void text_header(FILE *out, const pp_profile_t *p)
 			(unsigned long long)p->unprofiled_threads);
 	fprintf(out, "  threads    %llu\n", (unsigned long long)p->threads);
 	if (p->crash_signal)
-		fprintf(out, "  crashed    written at signal %u (SIG%s) in thread %llu; open gates not counted\n",
+		fprintf(out, "  %-10s written at signal %u (SIG%s) in thread %llu; open gates not counted\n",
+			is_fault(p->crash_signal) ? "crashed" : "killed",
 			p->crash_signal, sigabbrev_np((int)p->crash_signal) ? sigabbrev_np((int)p->crash_signal) : "?",
 			(unsigned long long)p->crash_tid);
+	if (p->recovered)
+		recovered_line(out, p);
 	if (pp__report_rate_known(p))
 		fprintf(out, "  tick rate  %.3f GHz\n", p->ticks_per_ns);
 	else
@@ -160,8 +186,9 @@ static void text_header(FILE *out, const pp_profile_t *p)
 	else
 		fprintf(out, "  timing     %s\n", pp__report_timing_word(p->timing));
 	if (p->end_ns > p->start_ns)
-		fprintf(out, "  run        %llu ns (wall)\n",
-			(unsigned long long)(p->end_ns - p->start_ns));
+		fprintf(out, "  run        %llu ns (wall%s)\n",
+			(unsigned long long)(p->end_ns - p->start_ns),
+			p->recovered ? ", to its last naming pass; they ran every 50 ms" : "");
 	if (p->nnodes) {
 		uint64_t g = pp__profile_gated_ticks(p);
 		fprintf(out, "  gated time %.0f %s (self times summed over nodes and threads)\n",

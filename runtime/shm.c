@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +29,10 @@
 #define NAME_MAX_BYTES 4000u
 
 static pthread_mutex_t namer_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t namer_wake = PTHREAD_COND_INITIALIZER;
+/* Futex word: 1 when the namer should pass now (a new path, or the exit).
+ * A futex, not a condition variable: a gate run by a signal handler may
+ * nudge, and a futex wake is one async-signal-safe system call. */
+static uint32_t nudge;
 static pthread_t namer_tid;
 static pthread_once_t namer_atfork_once = PTHREAD_ONCE_INIT;
 static pp__map_t named;        /* keys already published */
@@ -195,29 +200,35 @@ totals:
 	__atomic_store_n(&h->threads, pp__threads_seen(), __ATOMIC_RELAXED);
 	__atomic_store_n(&h->skipped, __atomic_load_n(&pp__g.skipped, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);
-	h->frontend = (uint32_t)fe;
+	__atomic_store_n(&h->frontend, (uint32_t)fe, __ATOMIC_RELAXED);
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
 	h->ticks_per_ns = pp__clock_ticks_per_ns();
 	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);
 }
 
+/* A pass every NAMER_MS, and one at once when a thread records a new path:
+ * its names reach the segment within the time a resolve takes, so a kill
+ * soon after loses few (docs/crash.md). */
 static void *namer_main(void *arg)
 {
 	pthread_mutex_lock(&namer_lock);
 	while (!finished) {
+		__atomic_store_n(&nudge, 0, __ATOMIC_RELAXED);
 		name_pass();
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += NAMER_MS * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&namer_wake, &namer_lock, &until);
+		pthread_mutex_unlock(&namer_lock);
+		struct timespec wait = {0, NAMER_MS * 1000000L};
+		syscall(SYS_futex, &nudge, FUTEX_WAIT_PRIVATE, 0, &wait, NULL, 0);
+		pthread_mutex_lock(&namer_lock);
 	}
 	pthread_mutex_unlock(&namer_lock);
 	return arg;
+}
+
+void pp__shm_nudge(void)
+{
+	if (!__atomic_exchange_n(&nudge, 1, __ATOMIC_RELAXED))
+		syscall(SYS_futex, &nudge, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 /* No naming pass may be half-way at fork(): the child would inherit its
@@ -240,7 +251,7 @@ static void namer_atfork(void)
 void pp__shm_after_fork(void)
 {
 	pthread_mutex_init(&namer_lock, NULL);
-	pthread_cond_init(&namer_wake, NULL);
+	nudge = 0;
 	/* The parent's key set may be mid-update: abandon it rather than trust
 	 * it, but keep it reachable (a leak checker must not report it). */
 	abandoned_named = named;
@@ -266,8 +277,8 @@ static void shm_exit(void)
 			shm_unlink(object_name);
 	}
 	finished = 1;
-	pthread_cond_signal(&namer_wake);
 	pthread_mutex_unlock(&namer_lock);
+	pp__shm_nudge();
 	if (namer_running) {
 		pthread_join(namer_tid, NULL);
 		namer_running = 0;

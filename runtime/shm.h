@@ -63,6 +63,10 @@ typedef struct pp__shm_name {
  * exported. Async-signal-safe (one store). */
 void pp__shm_crashed(int sig);
 
+/* A thread recorded a new path: ask the namer for a pass now. At most one
+ * futex wake per pass; async-signal-safe. */
+void pp__shm_nudge(void);
+
 /* Read PATHPROF_SHM and PATHPROF_SHM_KEEP into pp__config. */
 void pp__shm_env_load(void);
 
@@ -97,6 +101,9 @@ typedef struct pp__shm_view {
 	size_t size;
 	const pp__shm_hdr_t *h;
 	char object[300];
+	int is_file;  /* opened as a file path, not a /dev/shm object */
+	int raw_keys; /* set by the caller: a key with no published name becomes
+		       * "FRONTEND:0xKEY" instead of leaving its paths out */
 } pp__shm_view_t;
 
 /* What a snapshot knows beyond the profile. */
@@ -108,14 +115,16 @@ typedef struct pp__shm_stats {
 	uint64_t generation;
 	uint64_t threads_live;   /* slabs owned by a running thread */
 	uint64_t unnamed_records; /* counts of paths whose names are not yet published */
+	uint64_t raw_keys;       /* keys named FRONTEND:0xKEY (raw_keys set) */
 	uint64_t taken_ns;       /* CLOCK_REALTIME of the snapshot */
 	uint64_t update_ns;      /* writer's last naming pass */
 	uint64_t exit_ns;
 	char program[64];
 } pp__shm_stats_t;
 
-/* Open target: a segment name, or a pid (all digits) whose segment is found
- * in /dev/shm. 0, or -1 with one line in err. */
+/* Open target: a segment name, a pid (all digits) whose segment is found in
+ * /dev/shm, or a file path (any '/' past the first byte: a copied segment).
+ * 0, or -1 with one line in err. */
 int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen);
 
 /* Validate the header against the mapping (what pp__shm_open runs). */

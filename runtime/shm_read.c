@@ -124,8 +124,11 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 {
 	memset(v, 0, sizeof *v);
 	v->fd = -1;
-	if (all_digits(target) && find_by_pid(strtoull(target, NULL, 10), v->object,
-					      sizeof v->object) == 0) {
+	int is_file = strchr(target + 1, '/') != NULL;
+	if (is_file) {
+		snprintf(v->object, sizeof v->object, "%s", target);
+	} else if (all_digits(target) && find_by_pid(strtoull(target, NULL, 10), v->object,
+						     sizeof v->object) == 0) {
 		/* found by pid */
 	} else if (pp__shm_name_ok(target)) {
 		snprintf(v->object, sizeof v->object, "/%s", target[0] == '/' ? target + 1 : target);
@@ -133,9 +136,13 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 		return fail(err, errlen, "%s: not a segment name (1-200 bytes, no '/') nor a pid with "
 			    "a segment", target);
 	}
-	v->fd = shm_open(v->object, O_RDONLY | O_CLOEXEC, 0);
+	v->fd = is_file ? open(v->object, O_RDONLY | O_CLOEXEC)
+			: shm_open(v->object, O_RDONLY | O_CLOEXEC, 0);
+	v->is_file = is_file;
 	if (v->fd < 0) {
 		int e = errno;
+		if (is_file)
+			return fail(err, errlen, "%s: cannot open: %s", v->object, strerror(e));
 		if (e == ENOENT && all_digits(target))
 			return fail(err, errlen, "%s: no live segment of process %s in /dev/shm (is "
 				    "PATHPROF_SHM set, has a gate run?)", target, target);
@@ -151,6 +158,10 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 		return fail(err, errlen, "%s: cannot stat: %s", v->object, strerror(e));
 	}
 	v->size = (size_t)st.st_size;
+	if (is_file && !S_ISREG(st.st_mode)) {
+		pp__shm_close(v);
+		return fail(err, errlen, "%s: not a regular file", target);
+	}
 	if (v->size < sizeof(pp__shm_hdr_t)) {
 		int rc = fail(err, errlen, "%s: truncated: %zu bytes, a segment header needs %zu",
 			      v->object, v->size, sizeof(pp__shm_hdr_t));
@@ -193,6 +204,7 @@ typedef struct walk {
 	/* Every histogram count read so far. Kept below 2^64 (far out of a real
 	 * writer's reach), so no segment merged from several slabs overflows. */
 	uint64_t timed;
+	uint32_t names_cap;
 } walk_t;
 
 /* Re-read used. The header was checked once, but a hostile writer can
@@ -243,11 +255,43 @@ static void on_bus(int sig)
 	siglongjmp(bus_jmp, sig);
 }
 
+static const char *frontend_name(uint32_t fe)
+{
+	return fe < PP_FE_COUNT ? pp__frontend_name((int)fe) : "unknown";
+}
+
+/* Append key's name to raw and index it in by_key. */
+static int add_name(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
+		    const char *name, uint32_t name_len, const char *file, uint32_t file_len,
+		    uint32_t line)
+{
+	if (raw->nnames == w->names_cap) {
+		uint32_t cap = w->names_cap ? w->names_cap * 2 : 64;
+		pp_name_t *m = realloc(raw->names, cap * sizeof *m);
+		if (!m)
+			return fail(w->err, w->errlen, "out of memory");
+		raw->names = m;
+		w->names_cap = cap;
+	}
+	pp_name_t *n = &raw->names[raw->nnames];
+	n->name = strndup(name, name_len);
+	n->file = strndup(file, file_len);
+	n->line = line;
+	if (!n->name || !n->file) {
+		free(n->name);
+		free(n->file);
+		return fail(w->err, w->errlen, "out of memory");
+	}
+	if (pp__map_put(by_key, key, raw->nnames++) != 0)
+		return fail(w->err, w->errlen, "out of memory");
+	return 0;
+}
+
 static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 {
 	const pp__shm_hdr_t *h = w->v->h;
 	uint64_t off = __atomic_load_n(&h->names, __ATOMIC_ACQUIRE);
-	uint64_t seen = 0, cap = 0;
+	uint64_t seen = 0;
 	while (off) {
 		if (too_many(w, ++seen, sizeof(pp__shm_name_t)))
 			return fail(w->err, w->errlen, "%s: the name list loops", w->v->object);
@@ -265,29 +309,25 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 			return fail(w->err, w->errlen, "%s: name record at offset %llu is damaged",
 				    w->v->object, (unsigned long long)off);
 		uint32_t dummy;
-		if (!pp__map_get(by_key, r->key, &dummy)) {
-			if (raw->nnames == cap) {
-				cap = cap ? cap * 2 : 64;
-				pp_name_t *m = realloc(raw->names, cap * sizeof *m);
-				if (!m)
-					return fail(w->err, w->errlen, "out of memory");
-				raw->names = m;
-			}
-			pp_name_t *n = &raw->names[raw->nnames];
-			n->name = strndup(text, name_len);
-			n->file = strndup(text + name_len + 1, file_len);
-			n->line = r->line;
-			if (!n->name || !n->file) {
-				free(n->name);
-				free(n->file);
-				return fail(w->err, w->errlen, "out of memory");
-			}
-			if (pp__map_put(by_key, r->key, raw->nnames++) != 0)
-				return fail(w->err, w->errlen, "out of memory");
-		}
+		if (!pp__map_get(by_key, r->key, &dummy) &&
+		    add_name(w, raw, by_key, r->key, text, name_len, text + name_len + 1, file_len,
+			     r->line) != 0)
+			return -1;
 		off = r->next;
 	}
 	return 0;
+}
+
+/* A key the writer never named (it died before its namer's next pass):
+ * "FRONTEND:0xKEY", as a trace whose name records were lost replays. */
+static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
+			uint32_t *idx)
+{
+	char text[64];
+	int n = snprintf(text, sizeof text, "%s:%#llx", frontend_name(w->v->h->frontend),
+			 (unsigned long long)key);
+	*idx = raw->nnames;
+	return add_name(w, raw, by_key, key, text, (uint32_t)n, "", 0, 0);
 }
 
 /* Is the writer still running? Its pid must name a process that is not a
@@ -460,7 +500,15 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 			uint32_t known = 0;
 			for (; known < depth && pp__map_get(by_key, p->keys[known], &names[known]); known++)
 				;
-			if (known < depth) {
+			/* Raw keys wanted: every key gets a name, published or not. */
+			for (uint32_t i = known; i < depth && w->v->raw_keys && rc == 0; i++)
+				if (!pp__map_get(by_key, p->keys[i], &names[i])) {
+					rc = name_raw_key(w, raw, by_key, p->keys[i], &names[i]);
+					st->raw_keys++;
+				}
+			if (rc != 0)
+				break;
+			if (known < depth && !w->v->raw_keys) {
 				st->unnamed_records += count;
 			} else {
 				if (count)
@@ -478,11 +526,6 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 	return rc;
 }
 
-static const char *frontend_name(uint32_t fe)
-{
-	return fe < PP_FE_COUNT ? pp__frontend_name((int)fe) : "unknown";
-}
-
 int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
 		     size_t errlen)
 {
@@ -491,7 +534,7 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	if (pp__shm_check(v, err, errlen) != 0)
 		return -1;
 	const pp__shm_hdr_t *h = v->h;
-	walk_t w = {v, h->base, 0, err, errlen, 0};
+	walk_t w = {v, h->base, 0, err, errlen, 0, 0};
 	pp_profile_t raw = {0};
 	pp__map_t by_key = {0};
 	int rc = -1;
@@ -520,7 +563,11 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	raw.command = strndup(h->command, sizeof h->command);
 	raw.pid = h->pid;
 	raw.start_ns = h->start_ns;
+	/* A dead writer's run ended after its last naming pass (every 50 ms)
+	 * and before now, possibly long before: the pass is the bound kept. */
 	raw.end_ns = st->exit_ns ? st->exit_ns : st->taken_ns;
+	if (!st->exit_ns && !st->alive && st->update_ns >= raw.start_ns && st->update_ns < raw.end_ns)
+		raw.end_ns = st->update_ns;
 	raw.ticks_per_ns = isfinite(h->ticks_per_ns) && h->ticks_per_ns > 0 ? h->ticks_per_ns : 0;
 	raw.timing = h->timing <= 2 ? h->timing : 0;
 	raw.sample_n = h->sample_n;

@@ -315,6 +315,10 @@ int pp__thread_register(pp__tls_t *t, int fe)
 			__atomic_store_n(&pp__g.frontend, fe, __ATOMIC_RELAXED);
 		else if (seen != fe)
 			__atomic_store_n(&pp__g.mixed_frontends, 1, __ATOMIC_RELAXED);
+		/* in the segment before any name: a reader of a process killed
+		 * before its namer's first pass still knows the front-end */
+		if (pp__arena.hdr && seen == PP_FE_NONE)
+			__atomic_store_n(&pp__arena.hdr->frontend, (uint32_t)fe, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&slab_lock);
 	if (!s) {

@@ -101,7 +101,7 @@ for cfg in $configs; do
 		# Configure and build first so the test list exists.
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
-		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper|dlclose|crash)-.*-$other\$")
+		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper|dlclose|crash|killed)-.*-$other\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null

@@ -31,6 +31,14 @@ int cmd_replay(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
+
+/* Write the profile of the dead process whose live segment is target (a
+ * name, pid or file) to out (NULL: PROGRAM.PID.pathprof), noting signal (0:
+ * unknown) as what killed it; `pathprof recover` and `pathprof run` after a
+ * kill. Prints its own one-line error; returns CLI_OK or CLI_FAIL. */
+enum { CLI_RECOVER_KEEP = 1, CLI_RECOVER_FORCE = 2, CLI_RECOVER_QUIET = 4 };
+int cli_recover(const char *target, const char *out, int signal, int flags);
 
 /* Print "pathprof: <message>" and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,12 +1,16 @@
 /* `pathprof run`: the first command a new user tries. It runs a program built
  * with any injector with the PATHPROF_* environment set from its options,
  * waits for it, then prints the profile it wrote with `pathprof report`, and
- * exits with the program's own status so that it can stand in scripts. */
+ * exits with the program's own status so that it can stand in scripts. The
+ * program always exports a live segment, so a kill that leaves no profile
+ * (SIGKILL, the OOM killer) is recovered from it (`pathprof recover`). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +34,12 @@ static const char help_text[] =
 	"  --top N           paths shown in the text report (default 20; 0: all)\n"
 	"  --format FMT      report format, as 'pathprof report --format'\n"
 	"  -h, --help        show this help\n"
+	"\n"
+	"The program exports its profile to the live segment pathprof-run.PID\n"
+	"(unless PATHPROF_SHM names another), so 'pathprof top PID' watches it.\n"
+	"When a signal ends it: a crash writes the profile itself (docs/crash.md);\n"
+	"a kill that writes nothing (SIGKILL, the OOM killer) is recovered from\n"
+	"the segment, as 'pathprof recover' does, and the report says so.\n"
 	"\n"
 	"Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
 	"not be started; 2 for a bad command line.\n";
@@ -116,6 +126,15 @@ static int out_writable(const char *out)
 	return ok;
 }
 
+/* Did the program leave its live segment (/name) behind? glibc keeps POSIX
+ * shared memory in /dev/shm. */
+static int segment_left(const char *name)
+{
+	char path[320];
+	snprintf(path, sizeof path, "/dev/shm%s", name);
+	return access(path, F_OK) == 0;
+}
+
 static int run_child(char **argv, pid_t *pid_out)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
@@ -149,8 +168,8 @@ static int run_child(char **argv, pid_t *pid_out)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (WIFSIGNALED(st)) {
-		cli_error("run: '%s' was killed by signal %d (%s); a profile is written only at a normal exit",
-			  argv[0], WTERMSIG(st), strsignal(WTERMSIG(st)));
+		cli_error("run: '%s' was killed by signal %d (%s)", argv[0], WTERMSIG(st),
+			  strsignal(WTERMSIG(st)));
 		return 128 + WTERMSIG(st);
 	}
 	return WEXITSTATUS(st);
@@ -238,10 +257,32 @@ int cmd_run(int argc, char **argv)
 	/* A profile left by an earlier run must not pass for this one's. */
 	if (!strstr(out, "%p"))
 		unlink(out);
+	const char *shm = getenv("PATHPROF_SHM");
+	int own_shm = !shm || !*shm;
+	if (own_shm && setenv("PATHPROF_SHM", "pathprof-run.%p", 1)) {
+		cli_error("run: cannot set the environment: %s", strerror(errno));
+		free(owned);
+		return CLI_FAIL;
+	}
 
 	pid_t pid = 0;
 	int status = run_child(prog, &pid);
 	char *file = pid ? expand_pid(out, pid) : NULL;
+	char *tmpl = NULL, *seg = NULL;
+	if (pid && asprintf(&tmpl, "/%s", own_shm ? "pathprof-run.%p" : shm + (shm[0] == '/')) > 0)
+		seg = expand_pid(tmpl, pid);
+	free(tmpl);
+	if (file && seg && segment_left(seg)) {
+		/* A crash wrote the profile and left the segment; a kill (or
+		 * _exit, exec) left only the segment. A segment of ours does not
+		 * outlive the run either way. */
+		int sig = status > 128 && status < 128 + 65 ? status - 128 : 0;
+		if (access(file, R_OK) != 0)
+			cli_recover(seg, file, sig, CLI_RECOVER_QUIET | (own_shm ? 0 : CLI_RECOVER_KEEP));
+		else if (own_shm)
+			shm_unlink(seg);
+	}
+	free(seg);
 	if (file && access(file, R_OK) == 0) {
 		char *rargv[8];
 		int n = 0;

@@ -19,6 +19,7 @@ static const cli_cmd_t commands[] = {
 	{ "report", cmd_report, "print a profile: text summary, JSON, or the canonical path listing" },
 	{ "top", cmd_top, "live view of a running program's profile (PATHPROF_SHM)" },
 	{ "merge", cmd_merge, "merge profiles of several processes or runs into one" },
+	{ "recover", cmd_recover, "write the profile of a killed process from its live segment" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -4,7 +4,9 @@
  * recursion: the handler runs on the runtime's alternate stack), or
  * handler (a SIGSEGV
  * with the program's own handler installed: it says so on stdout, then
- * restores the default action and raises the signal again).
+ * restores the default action and raises the signal again), term (raises
+ * SIGTERM, whose action is the default) or term-ignored (ignores SIGTERM,
+ * raises it, and exits 0).
  * usage: crash MODE N */
 #include <fcntl.h>
 #include <signal.h>
@@ -77,6 +79,13 @@ G_FN static int boom(const char *mode)
 		return m[4096]; /* the second page lies past the end of the file */
 	} else if (!strcmp(mode, "overflow")) {
 		return (int)deep(0);
+	} else if (!strcmp(mode, "term")) {
+		raise(SIGTERM);
+		return 4;
+	} else if (!strcmp(mode, "term-ignored")) {
+		signal(SIGTERM, SIG_IGN);
+		raise(SIGTERM);
+		return 0;
 	} else if (!strcmp(mode, "fpe")) {
 		volatile int zero = 0, num = 7; /* volatile: no constant folding */
 		int q = divide(num, zero); /* not a tail call: that would leave boom first */

@@ -8,15 +8,8 @@ set -eu
 wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-crash.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-PKG_CONFIG_PATH=$build/meson-uninstalled
-export PKG_CONFIG_PATH
-def=''
-case $via in
-raii) def=-DUSE_RAII ;;
-plugin) def=-DUSE_PLUGIN ;;
-esac
-# shellcheck disable=SC2086 # def is one flag or none
-"$wrapper" --via="$via" "$cc" -O2 $def "$src/crash.c" -o "$work/crash"
+. "$src/build.sh"
+crash_build "$wrapper" "$build" "$via" "$cc" "$src/crash.c" "$work/crash"
 n=99999
 # Under the sanitizers (scripts/sanitize.sh) ASan would report the fault and
 # exit 1 itself: let the signals through to pathprof and the default action.
@@ -37,12 +30,12 @@ run() {
 	[ "$st" -eq $((128 + sig)) ] || { cat "$work/stderr" >&2; fail "$mode: exit status $st, expected $((128 + sig))"; }
 }
 
-check() { # MODE SIGNAL NAME
+check() { # MODE SIGNAL NAME [LABEL]
 	[ -f "$work/out.pathprof" ] || { cat "$work/stderr" >&2; fail "$1: no profile written"; }
 	got=$("$pathprof" report --format paths "$work/out.pathprof")
 	[ "$got" = "$n|main>mid>leaf" ] || fail "$1: expected '$n|main>mid>leaf', got '$got'"
 	"$pathprof" report "$work/out.pathprof" >"$work/report"
-	grep -q "^  crashed    written at signal $2 (SIG$3) in thread [1-9]" "$work/report" ||
+	grep -q "^  ${4:-crashed}  *written at signal $2 (SIG$3) in thread [1-9]" "$work/report" ||
 		{ cat "$work/report" >&2; fail "$1: the report does not say the profile was written at signal $2"; }
 }
 
@@ -59,6 +52,16 @@ check overflow 11 SEGV
 run handler 11
 check handler 11 SEGV
 [ "$(cat "$work/stdout")" = "own handler ran" ] || fail "handler: the program's SIGSEGV handler did not run"
+run term 15
+check term 15 TERM killed
+# An ignored SIGTERM stays ignored: the program runs on and exits normally.
+rm -f "$work/out.pathprof"
+(cd "$work" && env PATHPROF_XRAY=all PATHPROF_OUT="$work/out.pathprof" ./crash term-ignored "$n" \
+	>"$work/stdout" 2>"$work/stderr") || fail "term-ignored: exit status $?, expected 0"
+got=$("$pathprof" report --format paths "$work/out.pathprof" | sort | tr '\n' ' ')
+[ "$got" = "1|main>boom $n|main>mid>leaf " ] || fail "term-ignored: got '$got'"
+! "$pathprof" report "$work/out.pathprof" | grep -q "written at signal" ||
+	fail "term-ignored: the profile says it was written at a signal"
 run segv 11 PATHPROF_CRASH=off
 [ ! -e "$work/out.pathprof" ] || fail "PATHPROF_CRASH=off: a profile was written"
-echo "run.sh: $via $cc: segv abort bus fpe overflow handler off: ok"
+echo "run.sh: $via $cc: segv abort bus fpe overflow handler term term-ignored off: ok"

@@ -104,7 +104,10 @@ expect 127 "pathprof: run: cannot run '$work/no-such-program': No such file or d
 # top on a name with no live segment (a profile file is not one).
 expect 1 "pathprof: /pp-misuse-none.pathprof: no live segment of that name in /dev/shm (is the program running with PATHPROF_SHM=pp-misuse-none.pathprof?)" \
 	top --once pp-misuse-none.pathprof
-expect 1 "pathprof: a/b: not a segment name (1-200 bytes, no '/') nor a pid with a segment" top --once a/b
+expect 1 "pathprof: a/b: cannot open: No such file or directory" top --once a/b
+expect 1 "pathprof: recover: a/b: cannot open: No such file or directory" recover a/b
+expect 1 "pathprof: recover: /no-such-segment: no live segment of that name in /dev/shm (is the program running with PATHPROF_SHM=no-such-segment?)" recover no-such-segment
+expect 2 "pathprof: recover: expected one segment name, pid or file (see 'pathprof recover --help')" recover
 
 # Bad option values.
 expect 2 "pathprof: report: --top: 'ten' is not a non-negative integer" report --top ten a.pathprof

@@ -41,7 +41,10 @@ expect "--out with %p, --timing off" 7 $? out "4|main>work"
 ls o.*.pathprof >/dev/null 2>&1 || fail "--out with %p: no o.<pid>.pathprof"
 
 "$pathprof" run ./status kill >out 2>err
-expect "killed by SIGTERM" 143 $? err "pathprof: run: './status' was killed by signal 15 (Terminated); a profile is written only at a normal exit"
+expect "killed by SIGTERM" 143 $? err "pathprof: run: './status' was killed by signal 15 (Terminated)
+pathprof: profile kept in status.pathprof ('pathprof report status.pathprof' shows it again)"
+grep -q '^  killed     written at signal 15 (SIGTERM) in thread [1-9]' out && grep -q ' main > work$' out ||
+	{ fail "killed by SIGTERM: the report does not say the profile was written at the signal"; cat out; }
 
 "$pathprof" run -- ./no-such-program >out 2>err
 expect "missing program" 127 $? err "pathprof: run: cannot run './no-such-program': No such file or directory"

@@ -1,0 +1,98 @@
+#!/bin/sh
+# A process killed with SIGKILL (or leaving by _exit) writes nothing; its
+# live segment holds what it recorded. tests/crash/killed.c runs three
+# threads on known paths and keeps its own completed-call counts in a file:
+# `pathprof recover` must give, per thread, that count or one more (the call
+# in flight), every name, and say it was recovered; `pathprof run` must do
+# the same by itself after a kill or an _exit. Also: a running process is
+# refused without --force, a recovered segment is gone, a second recover
+# says so.
+# usage: killed.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
+set -eu
+wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-killed.XXXXXX")
+pid=
+trap '[ -z "$pid" ] || kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+. "$src/build.sh"
+crash_build "$wrapper" "$build" "$via" "$cc" "$src/killed.c" "$work/killed" -pthread
+fail() { echo "killed.sh: $via $cc: $*" >&2; exit 1; }
+
+# refused WHAT PATTERN ARGS...: `pathprof recover ARGS` must exit 1 saying PATTERN
+refused() {
+	what=$1 pattern=$2
+	shift 2
+	set +e
+	"$pathprof" recover "$@" 2>"$work/err"
+	st=$?
+	set -e
+	[ "$st" -eq 1 ] && grep -q "$pattern" "$work/err" ||
+		{ cat "$work/err" >&2; fail "$what: status $st"; }
+}
+
+# check PROFILE SIGNAL: counts against the progress file, names, report lines
+check() {
+	prof=$1 sig=$2
+	"$pathprof" report --format paths "$prof" >"$work/paths"
+	python3 - "$work/progress" "$work/paths" <<-'EOF' || fail "$prof: counts"
+	import struct, sys
+	done = struct.unpack_from("<3Q", open(sys.argv[1], "rb").read())
+	got = {}
+	for line in open(sys.argv[2]):
+	    count, path = line.rstrip("\n").split("|", 1)
+	    got[path] = int(count)
+	want = {"spin_%s>step>leaf" % t: n for t, n in zip("abc", done)}
+	if set(got) != set(want):
+	    sys.exit("paths %s, expected %s" % (sorted(got), sorted(want)))
+	for path, n in want.items():
+	    if got[path] not in (n, n + 1):
+	        sys.exit("%s: %d recovered, the thread had completed %d" % (path, got[path], n))
+	EOF
+	"$pathprof" report "$prof" >"$work/report"
+	want="  recovered  from the live segment of a process that died"
+	[ "$sig" = 0 ] || want="$want of signal $sig (SIGKILL)"
+	grep -qF "$want; events in flight not counted" "$work/report" ||
+		{ cat "$work/report" >&2; fail "$prof: the report does not say it was recovered"; }
+	! grep -q "FRONTEND:0xKEY" "$work/report" || fail "$prof: keys without names"
+}
+
+# recover: a process killed while its threads run
+seg=pp-killed-$$
+env PATHPROF_SHM=$seg PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
+	"$work/killed" wait "$work/progress" >"$work/stdout" 2>"$work/stderr" &
+pid=$!
+i=0
+until grep -q ready "$work/stdout"; do
+	i=$((i + 1))
+	[ "$i" -lt 300 ] || { cat "$work/stderr" >&2; fail "the program never got ready"; }
+	sleep 0.1
+done
+refused "recover of a running process" "is still running" -o "$work/live.pathprof" "$seg"
+"$pathprof" recover --force --keep -o "$work/live.pathprof" "$seg" 2>/dev/null ||
+	fail "recover --force of a running process failed"
+sleep "0.$(od -An -N1 -tu1 /dev/urandom | tr -d ' ' | cut -c1)"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+pid=
+"$pathprof" recover -o "$work/out.pathprof" "$seg" 2>"$work/err" ||
+	{ cat "$work/err" >&2; fail "recover failed"; }
+check "$work/out.pathprof" 0
+[ ! -e "$work/never.pathprof" ] || fail "a killed process wrote its profile"
+[ ! -e "/dev/shm/$seg" ] || fail "the recovered segment was not removed"
+refused "second recover" "no live segment of that name" -o "$work/again.pathprof" "$seg"
+
+# pathprof run: the program kills itself, or leaves by _exit
+for mode in kill exit; do
+	set +e
+	(cd "$work" && env -u PATHPROF_SHM "$pathprof" run --out "$work/run.pathprof" --format text \
+		-- ./killed "$mode" "$work/progress" 50 >"$work/run.out" 2>"$work/run.err")
+	st=$?
+	set -e
+	want=3 sig=0
+	[ "$mode" = exit ] || { want=137 sig=9; }
+	[ "$st" -eq "$want" ] || { cat "$work/run.err" >&2; fail "run $mode: status $st, expected $want"; }
+	check "$work/run.pathprof" "$sig"
+	child=$(sed -n 's/^ready //p' "$work/run.out")
+	[ -n "$child" ] || fail "run $mode: the program did not say its pid"
+	[ ! -e "/dev/shm/pathprof-run.$child" ] || fail "run $mode: its segment was left in /dev/shm"
+done
+echo "killed.sh: $via $cc: recover, run kill, run _exit: ok"
