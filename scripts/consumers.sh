@@ -1,0 +1,21 @@
+#!/bin/sh
+# The consumer-project suite (tests/consumers/run.sh): install BUILD into
+# PREFIX (default BUILD-prefix; the build's prefix option is set to it), then
+# build and run the consumer programs every documented way against it, the
+# build tree and pathprof as a Meson subproject (docs/build-systems.md).
+# usage: scripts/consumers.sh BUILD [PREFIX [WAY...]]
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" && pwd)
+prefix=${2:-$build-prefix}
+[ $# -lt 2 ] || shift
+shift
+case $prefix in
+/*) ;;
+*) prefix=$(pwd)/$prefix ;;
+esac
+meson configure "$build" -Dprefix="$prefix" >/dev/null
+ninja -C "$build" >/dev/null
+rm -rf "$prefix"
+meson install -C "$build" --no-rebuild --quiet
+"$root/tests/consumers/run.sh" "$prefix" "$build" "$root" "$@"
