@@ -61,7 +61,7 @@ env PATHPROF_SHM=$seg PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
 	"$work/killed" wait "$work/progress" >"$work/stdout" 2>"$work/stderr" &
 pid=$!
 i=0
-until grep -q ready "$work/stdout"; do
+until grep -qs ready "$work/stdout"; do
 	i=$((i + 1))
 	[ "$i" -lt 300 ] || { cat "$work/stderr" >&2; fail "the program never got ready"; }
 	sleep 0.1
