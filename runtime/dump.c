@@ -15,8 +15,7 @@
 
 #include <pathprof/pathprof.h>
 #include "map.h"
-#include "profile_merge.h"
-#include "report.h"
+#include "profile.h"
 #include "runtime.h"
 #include "slab.h"
 #include "trace.h"
@@ -282,13 +281,13 @@ void pp_summary(FILE *out, int n)
 	pp_profile_t p;
 	pthread_mutex_lock(&dump_lock);
 	int rc = pp__profile_collect(&p, err, sizeof err);
+	if (rc == 0)
+		pp__summary_print(out, &p, n);
 	pthread_mutex_unlock(&dump_lock);
 	if (rc != 0) {
 		pp__warn("%s", err);
 		return;
 	}
-	pp_report_opts_t o = {.top = n > 0 ? (uint32_t)n : 0};
-	pp__report(out, &p, &o);
 	pp__profile_free(&p);
 }
 

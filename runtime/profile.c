@@ -225,3 +225,69 @@ int pp__profile_fail_io(char *err, size_t errlen, const char *path, const char *
 	return -1;
 }
 
+/* ---- canonical order (the dump and every reader) ---- */
+
+static const pp_name_t *sort_base;
+
+static int by_name(const void *a, const void *b)
+{
+	const pp_name_t *x = &sort_base[*(const uint32_t *)a];
+	const pp_name_t *y = &sort_base[*(const uint32_t *)b];
+	int r = strcmp(x->name, y->name);
+	if (!r)
+		r = strcmp(x->file, y->file);
+	if (!r)
+		r = (x->line > y->line) - (x->line < y->line);
+	return r;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const pp_ppath_t *)a)->id, y = ((const pp_ppath_t *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+int pp__profile_canonical(pp_profile_t *p)
+{
+	size_t n = p->nnames ? p->nnames : 1;
+	uint32_t *order = malloc(n * sizeof *order);
+	uint32_t *remap = malloc(n * sizeof *remap);
+	pp_name_t *sorted = malloc(n * sizeof *sorted);
+	if (!order || !remap || !sorted) {
+		free(order);
+		free(remap);
+		free(sorted);
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nnames; i++)
+		order[i] = i;
+	/* qsort has no context argument in C11; callers are single-threaded
+	 * tools and the runtime's dump, which holds its lock. */
+	sort_base = p->names;
+	if (p->nnames > 1)
+		qsort(order, p->nnames, sizeof *order, by_name);
+	for (uint32_t i = 0; i < p->nnames; i++) {
+		sorted[i] = p->names[order[i]];
+		remap[order[i]] = i;
+	}
+	free(p->names);
+	if (p->nnames) {
+		p->names = sorted;
+	} else {
+		free(sorted);
+		p->names = NULL;
+	}
+	for (uint32_t i = 0; i < p->npaths; i++)
+		for (uint32_t j = 0; j < p->paths[i].depth; j++)
+			p->paths[i].names[j] = remap[p->paths[i].names[j]];
+	for (uint32_t i = 0; i < p->nnodes; i++)
+		for (uint32_t j = 0; j < p->nodes[i].depth; j++)
+			p->nodes[i].names[j] = remap[p->nodes[i].names[j]];
+	if (p->npaths > 1)
+		qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
+	if (p->nnodes > 1)
+		qsort(p->nodes, p->nnodes, sizeof *p->nodes, by_id);
+	free(order);
+	free(remap);
+	return 0;
+}

@@ -97,4 +97,8 @@ uint64_t pp__profile_gated_ticks(const pp_profile_t *p);
  * is unknown). */
 double pp__ticks_ns(const pp_profile_t *p, uint64_t ticks);
 
+/* Sort names by (name, file, line) and paths by id, remapping indices. 0, or
+ * -1 when out of memory (p unchanged). */
+int pp__profile_canonical(pp_profile_t *p);
+
 #endif

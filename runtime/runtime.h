@@ -4,6 +4,7 @@
 #define PP_RUNTIME_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <pathprof/gate.h>
 #include "profile.h"
@@ -50,6 +51,9 @@ const char *pp__frontend_name(int fe);
 
 /* Build the merged profile of every slab into p. 0 or -1 (message in err). */
 int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen);
+
+/* pp_summary()'s text (summary.c); the caller holds the dump lock. */
+void pp__summary_print(FILE *out, const pp_profile_t *p, int n);
 
 /* Key naming (names.c). A resolver lives for one collection. */
 typedef struct pp__resolver pp__resolver_t;

@@ -104,6 +104,20 @@ static void atfork_register(void)
 	pthread_atfork(fork_prepare, fork_parent, NULL);
 }
 
+/* Is the page all zero bytes? (A word loop: a zero page to compare with
+ * would put 64 KiB into every profiled program's text.) */
+static int all_zero(const char *p, size_t n)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)p;
+	for (size_t i = 0; i < n / 8; i++)
+		if (w[i])
+			return 0;
+	for (size_t i = n & ~(size_t)7; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
 /* Copy what is in use into the object, then map the object over the arena's
  * addresses: every pointer stays valid and nothing moves. Increments other
  * threads make between the copy and the remap are lost, so exporting a
@@ -120,13 +134,12 @@ static int arena_to_shm(const char *name, int keep)
 	if (used > pp__arena.size)
 		used = pp__arena.size;
 	long pg = sysconf(_SC_PAGESIZE);
-	static const char zero[65536];
 	int rc = fallocate(fd, 0, 0, (off_t)used);
 	/* Only pages with data are written: an untouched page of the
 	 * anonymous arena reads as the shared zero page and costs nothing. */
 	for (size_t off = PP__ARENA_HDR_BYTES; rc == 0 && off < used; off += (size_t)pg) {
 		size_t n = used - off < (size_t)pg ? used - off : (size_t)pg;
-		if (n <= sizeof zero && !memcmp(pp__arena.base + off, zero, n))
+		if (all_zero(pp__arena.base + off, n))
 			continue;
 		if (pwrite(fd, pp__arena.base + off, n, (off_t)off) != (ssize_t)n)
 			rc = -1;

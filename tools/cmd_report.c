@@ -1,5 +1,5 @@
-/* `pathprof report`: read a profile file and render it with pp__report(), the
- * same renderer the runtime's pp_summary() uses. Text shows the hottest paths
+/* `pathprof report`: read a profile file and render it with pp__report().
+ * Text shows the hottest paths
  * by default; every other format gives every path unless filtered. */
 #include <getopt.h>
 #include <stdlib.h>

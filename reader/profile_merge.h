@@ -18,8 +18,5 @@
  * of memory. On error dst is left valid but possibly half-merged. */
 int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, size_t errlen);
 
-/* Sort names by (name, file, line) and paths by id, remapping indices. 0, or
- * -1 when out of memory (p unchanged). */
-int pp__profile_canonical(pp_profile_t *p);
 
 #endif

@@ -2,8 +2,8 @@
  * export, the canonical path listing that verify and tests compare, and the
  * formats other tools read: folded stacks, Graphviz DOT, a self-contained
  * HTML page and gzip-compressed pprof (docs/reports.md).
- * Shared by the CLI (`pathprof report`) and the runtime's pp_summary(), so a
- * profile reads the same whether printed in-process or from its file. */
+ * The tool's side only (`pathprof report`, run, diff, top): a profiled
+ * program never carries them (its pp_summary() is runtime/summary.c). */
 #ifndef PP_REPORT_H
 #define PP_REPORT_H
 

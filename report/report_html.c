@@ -1,7 +1,7 @@
 /* HTML: one self-contained page (inline style and script, no network, a
  * Content-Security-Policy that forbids any fetch) showing the selected paths
  * as an icicle, per-segment tables and histograms, and a sortable path table.
- * The page, its CSS and its JS are files under runtime/html/, embedded at
+ * The page, its CSS and its JS are files under report/html/, embedded at
  * build time; the data is the JSON export, so the page reads the documented
  * schema. A diff gives the page both profiles and diff's own verdicts.
  * Names only ever reach the page inside a JSON block with '<' escaped, and
