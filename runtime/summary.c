@@ -22,7 +22,7 @@ static int by_count(const void *a, const void *b)
 void pp__summary_print(FILE *out, const pp_profile_t *p, int n)
 {
 	uint64_t drops = p->drops_table + p->drops_depth + p->drops_time;
-	fprintf(out, "pathprof summary: %llu leaf returns on %u paths, %llu threads, %llu dropped\n",
+	fprintf(out, "pathprof summary: %llu leaf returns on %u paths; threads %llu, dropped %llu\n",
 		(unsigned long long)(p->records - p->drops_table), p->npaths,
 		(unsigned long long)p->threads, (unsigned long long)drops);
 	uint32_t *order = malloc((p->npaths ? p->npaths : 1) * sizeof *order);

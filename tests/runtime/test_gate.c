@@ -437,6 +437,26 @@ static void mode_dump(void)
 	free(want);
 }
 
+/* --- pp_summary: the totals and the n hottest paths, exactly --- */
+static void mode_summary(void)
+{
+	for (int i = 0; i < 120; i++) {
+		PP_ROOT();
+		top(i);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	pp_summary(f, 3);
+	fclose(f);
+	/* 330 leaf returns on the 5 paths of mode_tree; ties by path id */
+	CHECK_EQ_STR(buf, "pathprof summary: 330 leaf returns on 5 paths; threads 1, dropped 0\n"
+			  "         150  top > looper > body > leaf\n"
+			  "          80  top > jumper > inner > leaf\n"
+			  "          40  top > jumper > inner\n");
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -446,6 +466,7 @@ int main(int argc, char **argv)
 		{"tree", mode_tree},     {"threads", mode_threads}, {"depth", mode_depth},
 		{"full", mode_full},     {"timing", mode_timing},   {"sample", mode_sample},
 		{"reset", mode_reset},   {"dump", mode_dump},       {"notiming", mode_notiming},
+		{"summary", mode_summary},
 	};
 	pp_disable_exit_dump();
 	for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof *modes; i++)
