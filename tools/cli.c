@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -63,6 +64,32 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
 	return 0;
 bad:
 	cli_error("%s: '%s' is not a non-negative integer", opt, s);
+	return -1;
+}
+
+int cli_parse_duration(const char *opt, const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1}};
+	char *end;
+	if (*s < '0' || *s > '9')
+		goto bad;
+	double v = strtod(s, &end);
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		double t = v * units[i].scale;
+		if (!(t < 18446744073709551616.0)) {
+			cli_error("%s: '%s' is too long a duration", opt, s);
+			return -1;
+		}
+		*ns = (uint64_t)(t + 0.5);
+		return 0;
+	}
+bad:
+	cli_error("%s: '%s' is not a duration (a number with ns, us, ms or s; no unit: ns)", opt, s);
 	return -1;
 }
 

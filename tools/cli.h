@@ -51,6 +51,11 @@ int cli_bad_option(const char *cmd, int c, char **argv);
  * error and returns -1 when s is not one. */
 int cli_parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out);
 
+/* Parse a duration for option opt: a non-negative number with a unit, ns, us,
+ * ms or s (1ms, 250us, 2.5s); without a unit, nanoseconds. Prints the error
+ * and returns -1 when s is not one. */
+int cli_parse_duration(const char *opt, const char *s, uint64_t *ns);
+
 /* Read the profile file path into p. On failure print the reader's one-line
  * error and return CLI_FAIL (p then holds nothing to free). */
 int cli_read_profile(pp_profile_t *p, const char *path);

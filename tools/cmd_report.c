@@ -27,7 +27,8 @@ static const char help_text[] =
 	"  --sort KEY        order paths by 'count' (leaf returns, the default) or\n"
 	"                    'time' (the path's leaf node's self time)\n"
 	"  --min-count N     hide paths with fewer than N leaf returns\n"
-	"  --min-time NS     hide paths whose leaf self time is below NS nanoseconds\n"
+	"  --min-time TIME   hide paths whose leaf self time is below TIME: a number\n"
+	"                    with ns, us, ms or s (1ms, 250us); no unit: ns\n"
 	"                    (untimed paths count as 0)\n"
 	"  --format FMT      'text' (default) for reading; 'json', complete data\n"
 	"                    with a versioned schema; 'paths', the canonical listing,\n"
@@ -105,7 +106,7 @@ int cmd_report(int argc, char **argv)
 				return CLI_USAGE;
 			break;
 		case OPT_MIN_TIME:
-			if (cli_parse_u64("report: --min-time", optarg, UINT64_MAX, &o.min_time_ns) < 0)
+			if (cli_parse_duration("report: --min-time", optarg, &o.min_time_ns) < 0)
 				return CLI_USAGE;
 			break;
 		case OPT_FORMAT:

@@ -264,6 +264,8 @@ static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 static const char *human_ns(double ns, char *buf, size_t n)
 {
 	double a = fabs(ns);
+	if (a < 0.5)
+		ns = 0; /* no "-0ns" for a change that rounds to nothing */
 	if (a < 1e3)
 		snprintf(buf, n, "%.0fns", ns);
 	else if (a < 1e6)

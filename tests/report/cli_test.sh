@@ -61,7 +61,8 @@ run 2 "pathprof: report: --top: '-1' is not a non-negative integer" "$pp" report
 run 2 "pathprof: report: --top: '4294967296' is too large (at most 4294967295)" \
 	"$pp" report --top 4294967296 f
 run 2 "pathprof: report: --min-count: '' is not a non-negative integer" "$pp" report --min-count= f
-run 2 "pathprof: report: --min-time: '1ms' is not a non-negative integer" "$pp" report --min-time 1ms f
+run 2 "pathprof: report: --min-time: '1h' is not a duration (a number with ns, us, ms or s; no unit: ns)" "$pp" report --min-time 1h f
+run 2 "pathprof: report: --min-time: '-1ms' is not a duration (a number with ns, us, ms or s; no unit: ns)" "$pp" report --min-time -1ms f
 run 2 "pathprof: report: --sort: 'size' is not 'count' or 'time'" "$pp" report --sort size f
 run 2 "pathprof: report: --format: 'xml' is not 'text', 'json', 'paths', 'folded', 'dot', 'html' or 'pprof'" "$pp" report --format xml f
 run 2 "pathprof: report: one profile file expected, got 2 (see 'pathprof report --help')" \
@@ -92,6 +93,11 @@ $(cat "$dir/out")"
 	run 0 "" "$pp" report "$dir/p.pathprof"
 	grep -q '^  frontend   raii$' "$dir/out" || fail "text report lacks the frontend line"
 	grep -q 'a1a1a1a1a1a1a1a1' "$dir/out" && fail "text report shows test ids, not pp__path_id"
+	# Durations take units: each is the same number of nanoseconds.
+	for t in 1500000 1500000ns 1500us 1.5ms 0.0015s; do
+		run 0 "" "$pp" report --format json --min-time "$t" "$dir/p.pathprof"
+		grep -q '"min_time_ns": 1500000,' "$dir/out" || fail "--min-time $t is not 1500000 ns"
+	done
 	run 0 "" "$pp" report --format json "$dir/p.pathprof"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["paths"]) == 5' \
 		"$dir/out" || fail "report --format json is not valid JSON with 5 paths"
