@@ -65,7 +65,8 @@ static const char help_text[] =
 	"written; the segment of a process that has died (or exited with\n"
 	"PATHPROF_SHM_KEEP=1) still reads. The header says whether the writer is\n"
 	"running, exited, dead (killed, even before it is reaped), or crashed\n"
-	"(a fatal signal; its profile file was written then).\n"
+	"(a fatal signal; its profile file was written then). A writer that is\n"
+	"gone shows its final numbers, rates averaged over its life.\n"
 	"\n"
 	"options:\n"
 	"  -i, --interval SEC  refresh period in seconds, e.g. 0.5 (default 1)\n"
@@ -363,7 +364,10 @@ static int refresh(view_t *v)
 		return -1;
 	}
 	pp__profile_free(&v->prev);
-	if (v->cur.version && st.generation == v->st.generation) {
+	/* A writer that is gone changes no more: its final numbers are shown
+	 * with rates averaged over its life, not over time since it died. */
+	int gone = !st.alive;
+	if (v->cur.version && st.generation == v->st.generation && !gone) {
 		v->prev = v->cur;
 		v->pst = v->st;
 		v->have_prev = 1;

@@ -146,6 +146,15 @@ def test_killed():
     w.wait()
     d = snap(name)
     check(d["state"] == "dead", "killed, reaped: state %s" % d["state"])
+    # A dead writer's rates are its lifetime's, at every refresh: they do
+    # not decay with the time since it died.
+    r = subprocess.run([PATHPROF, "top", name, "-n", "2", "-i", "0.3", "--format", "json"],
+                       capture_output=True, text=True)
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    check(r.returncode == 0 and len(rows) == 2, "dead: top -n 2: %d %r" % (r.returncode, r.stderr))
+    if len(rows) == 2:
+        check(rows[0]["events_per_s"] > 0 and rows[0]["events_per_s"] == rows[1]["events_per_s"],
+              "dead: rates %s then %s" % (rows[0]["events_per_s"], rows[1]["events_per_s"]))
     os.unlink("/dev/shm/" + name)
 
 
