@@ -3,6 +3,7 @@
  * by default; every other format gives every path unless filtered. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cli.h"
@@ -147,6 +148,12 @@ int cmd_report(int argc, char **argv)
 		return CLI_USAGE;
 	}
 
+	/* gzip bytes on a terminal help no one and can upset it */
+	if (o.format == PP_FORMAT_PPROF && (!outpath || !strcmp(outpath, "-")) && isatty(1)) {
+		cli_error("report: --format pprof is binary: write it with -o FILE or redirect "
+			  "standard output");
+		return CLI_USAGE;
+	}
 	const char *path = argv[optind];
 	pp_profile_t p;
 	if (cli_read_profile(&p, path) != CLI_OK)

@@ -33,6 +33,9 @@ static const char help_text[] =
 	"                    glob PATTERN before main (PATHPROF_XRAY; default: all)\n"
 	"  --top N           paths shown in the text report (default 20; 0: all)\n"
 	"  --format FMT      report format, as 'pathprof report --format'\n"
+	"  -o, --output FILE write the report to FILE instead of standard output,\n"
+	"                    which the program's own output shares ('pprof', being\n"
+	"                    binary, needs it)\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"The program exports its profile to the live segment pathprof-run.PID\n"
@@ -52,6 +55,7 @@ static const struct option longopts[] = {
 	{ "xray", required_argument, NULL, OPT_XRAY },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -178,14 +182,18 @@ static int run_child(char **argv, pid_t *pid_out)
 int cmd_run(int argc, char **argv)
 {
 	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *format = NULL;
+	const char *report_out = NULL;
 	int c;
 	uint64_t v;
 
 	optind = 0;
 	opterr = 0;
 	/* '+': the first non-option is PROGRAM; its own options are its own. */
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ho:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'o':
+			report_out = optarg;
+			break;
 		case OPT_OUT:
 			out = optarg;
 			break;
@@ -226,6 +234,12 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		cli_error("run: no program given (see 'pathprof run --help')");
+		return CLI_USAGE;
+	}
+	/* Checked before the program runs: its own output would be mixed in. */
+	if (format && !strcmp(format, "pprof") && (!report_out || !strcmp(report_out, "-"))) {
+		cli_error("run: --format pprof is binary and the program's output shares standard "
+			  "output: write it with -o FILE");
 		return CLI_USAGE;
 	}
 	char **prog = argv + optind;
@@ -284,7 +298,7 @@ int cmd_run(int argc, char **argv)
 	}
 	free(seg);
 	if (file && access(file, R_OK) == 0) {
-		char *rargv[8];
+		char *rargv[10];
 		int n = 0;
 		rargv[n++] = (char *)"report";
 		if (top) {
@@ -294,6 +308,10 @@ int cmd_run(int argc, char **argv)
 		if (format) {
 			rargv[n++] = (char *)"--format";
 			rargv[n++] = (char *)format;
+		}
+		if (report_out) {
+			rargv[n++] = (char *)"-o";
+			rargv[n++] = (char *)report_out;
 		}
 		rargv[n++] = (char *)"--";
 		rargv[n++] = file;

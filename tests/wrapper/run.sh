@@ -51,6 +51,16 @@ pathprof: profile kept in status.pathprof ('pathprof report status.pathprof' sho
 grep -q '^  killed     written at signal 15 (SIGTERM) in thread [1-9]' out && grep -q ' main > work$' out ||
 	{ fail "killed by SIGTERM: the report does not say the profile was written at the signal"; cat out; }
 
+# The report to a file: standard output holds only the program's own output.
+"$pathprof" run -o report.txt --format paths ./status 4 abc >out 2>err
+expect "-o FILE" 4 $? report.txt "2|main>work"
+[ ! -s out ] || fail "-o FILE: the report also went to standard output: $(cat out)"
+# pprof is binary: refused on the shared standard output, written with -o.
+"$pathprof" run --format pprof ./status 0 >out 2>err
+expect "pprof without -o" 2 $? err "pathprof: run: --format pprof is binary and the program's output shares standard output: write it with -o FILE"
+"$pathprof" run --format pprof -o prof.pb.gz ./status 0 a >out 2>err
+[ "$?" -eq 0 ] && [ "$(od -An -tx1 -N2 prof.pb.gz | tr -d ' ')" = 1f8b ] || fail "pprof with -o: no gzip file"
+
 "$pathprof" run -- ./no-such-program >out 2>err
 expect "missing program" 127 $? err "pathprof: run: cannot run './no-such-program': No such file or directory"
 
