@@ -65,4 +65,9 @@ void pp__report_json_str(FILE *out, const char *str);
  * consumer could notice. */
 #define PP_REPORT_JSON_SCHEMA 2
 
+/* --names short: replace every C++ name of p by its qualified name without
+ * return type, template arguments or parameters (names_short.c). 0, or -1
+ * when out of memory. */
+int pp__report_names_short(pp_profile_t *p);
+
 #endif

@@ -43,6 +43,9 @@ static const char help_text[] =
 	"                    default), 'time' (a line per node: self time, ns, so\n"
 	"                    widths add up to inclusive times) or 'leaf' (a line per\n"
 	"                    path: its leaf node's self time, ns)\n"
+	"  --names FORM      'full' (default) or 'short': C++ names without return\n"
+	"                    type, template arguments and parameters, in every\n"
+	"                    format (bool ns::f<int>(int) const -> ns::f)\n"
 	"  -o, --output FILE write to FILE instead of standard output\n"
 	"  -h, --help        show this help\n"
 	"\n"
@@ -50,13 +53,14 @@ static const char help_text[] =
 	"2 bad command line. See docs/cli.md for the JSON schema and\n"
 	"docs/reports.md for folded, dot, html and pprof.\n";
 
-enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE };
+enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE, OPT_NAMES };
 
 static const struct option longopts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "value", required_argument, NULL, OPT_VALUE },
 	{ "output", required_argument, NULL, 'o' },
@@ -83,7 +87,7 @@ int cmd_report(int argc, char **argv)
 {
 	pp_report_opts_t o = { .format = PP_FORMAT_TEXT, .sort = PP_SORT_COUNT };
 	const char *outpath = NULL;
-	int top_given = 0, value_given = 0, c;
+	int top_given = 0, value_given = 0, short_names = 0, c;
 	uint64_t v;
 
 	optind = 0; /* glibc: full re-initialisation; options may follow FILE */
@@ -126,6 +130,13 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_NAMES:
+			if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
+				cli_error("report: --names: '%s' is not 'full' or 'short'", optarg);
+				return CLI_USAGE;
+			}
+			short_names = !strcmp(optarg, "short");
+			break;
 		case 'h':
 			return cli_help(help_text);
 		default:
@@ -158,6 +169,11 @@ int cmd_report(int argc, char **argv)
 	pp_profile_t p;
 	if (cli_read_profile(&p, path) != CLI_OK)
 		return CLI_FAIL;
+	if (short_names && pp__report_names_short(&p) != 0) {
+		cli_error("report: %s: out of memory", path);
+		pp__profile_free(&p);
+		return CLI_FAIL;
+	}
 
 	/* Opened only now, so that a bad FILE does not truncate the output. */
 	int rc = CLI_FAIL;

@@ -33,6 +33,8 @@ static const char help_text[] =
 	"                    glob PATTERN before main (PATHPROF_XRAY; default: all)\n"
 	"  --top N           paths shown in the text report (default 20; 0: all)\n"
 	"  --format FMT      report format, as 'pathprof report --format'\n"
+	"  --names FORM      'full' (default) or 'short' C++ names, as 'pathprof\n"
+	"                    report --names'\n"
 	"  -o, --output FILE write the report to FILE instead of standard output,\n"
 	"                    which the program's own output shares ('pprof', being\n"
 	"                    binary, needs it)\n"
@@ -47,7 +49,7 @@ static const char help_text[] =
 	"Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
 	"not be started; 2 for a bad command line.\n";
 
-enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT };
+enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
@@ -56,6 +58,7 @@ static const struct option longopts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -182,7 +185,7 @@ static int run_child(char **argv, pid_t *pid_out)
 int cmd_run(int argc, char **argv)
 {
 	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *format = NULL;
-	const char *report_out = NULL;
+	const char *report_out = NULL, *names = NULL;
 	int c;
 	uint64_t v;
 
@@ -193,6 +196,13 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			report_out = optarg;
+			break;
+		case OPT_NAMES:
+			if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
+				cli_error("run: --names: '%s' is not 'full' or 'short'", optarg);
+				return CLI_USAGE;
+			}
+			names = optarg;
 			break;
 		case OPT_OUT:
 			out = optarg;
@@ -298,7 +308,7 @@ int cmd_run(int argc, char **argv)
 	}
 	free(seg);
 	if (file && access(file, R_OK) == 0) {
-		char *rargv[10];
+		char *rargv[12];
 		int n = 0;
 		rargv[n++] = (char *)"report";
 		if (top) {
@@ -312,6 +322,10 @@ int cmd_run(int argc, char **argv)
 		if (report_out) {
 			rargv[n++] = (char *)"-o";
 			rargv[n++] = (char *)report_out;
+		}
+		if (names) {
+			rargv[n++] = (char *)"--names";
+			rargv[n++] = (char *)names;
 		}
 		rargv[n++] = (char *)"--";
 		rargv[n++] = file;
