@@ -29,7 +29,8 @@ static const char help_text[] =
 	"                     per operation (enter, leave, leaf record, root, first\n"
 	"                     sight), calls, total and mean ns, and a TOTAL row\n"
 	"  --chunks           list the complete chunks found (byte offset, stream,\n"
-	"                     sequence, payload bytes, events) instead of replaying\n"
+	"                     sequence, payload bytes, events; a '#' header line\n"
+	"                     names the columns) instead of replaying\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"A damaged or cut trace is replayed from every complete chunk; what was lost\n"
@@ -399,6 +400,8 @@ static int list_chunks(const pp_trace_t *tr)
 			n++;
 		}
 	qsort(all, n, sizeof *all, by_offset);
+	/* a '#' header: scripts skip it with grep -v '^#' */
+	printf("# offset stream sequence bytes events\n");
 	for (uint64_t i = 0; i < n; i++)
 		printf("%llu %llu %llu %u %u\n", (unsigned long long)all[i].offset,
 		       (unsigned long long)stream[(uintptr_t)all[i].data],

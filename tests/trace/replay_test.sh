@@ -91,7 +91,9 @@ bad "future version" "$dir/future.trace" "trace version 9; this pathprof reads v
 # Damage: cut at every chunk boundary and inside chunks, flip bytes. Every
 # result must be status 3 with a profile written, never a crash.
 size=$(wc -c <"$dir/on.trace")
-offsets=$("$pp" replay --chunks "$dir/on.trace" | cut -d" " -f1)
+"$pp" replay --chunks "$dir/on.trace" | head -1 | grep -qx '# offset stream sequence bytes events' ||
+	fail "--chunks: no column header"
+offsets=$("$pp" replay --chunks "$dir/on.trace" | grep -v '^#' | cut -d" " -f1)
 cuts="16 17 40 $((size - 1)) $((size - 5))"
 for o in $offsets; do cuts="$cuts $o $((o + 1)) $((o + 20)) $((o + 33)) $((o + 500))"; done
 o=16
