@@ -1,8 +1,4 @@
-/* A small gzip (RFC 1952) writer for the pprof export: one DEFLATE block
- * with the fixed Huffman codes (RFC 1951 3.2.6) over a greedy LZ77 match
- * search. It compresses protobuf's repeated strings and ids well enough and
- * keeps the runtime free of a zlib link dependency that every user's static
- * link line would have to add (docs/reports.md). */
+/* gzip (RFC 1952) for the pprof export, written by zlib (gzip.c). */
 #ifndef PP_GZIP_H
 #define PP_GZIP_H
 

@@ -3,7 +3,7 @@
 # something is missing (so it is cheap to run every time). Needs root or sudo.
 set -eu
 pkgs="meson ninja-build pkg-config gcc g++ clang llvm-14-dev libclang-rt-14-dev
-      libdw-dev libelf-dev python3 valgrind graphviz chromium golang-go nodejs
+      libdw-dev libelf-dev zlib1g-dev python3 valgrind graphviz chromium golang-go nodejs
       autoconf cmake make uftrace"
 missing=""
 for p in $pkgs; do
