@@ -77,7 +77,8 @@ static int put_profile(FILE *out, const char **page, const char *data_marker,
 		return -1;
 	pp_report_opts_t jo = *o;
 	jo.format = PP_FORMAT_JSON;
-	int rc = pp__report(mem, p, &jo);
+	/* the page's data is the JSON export of the same rows */
+	int rc = pp__report_json(mem, p, &jo, rows, n);
 	if (fclose(mem) != 0 || rc < 0) {
 		free(json);
 		errno = ENOMEM;
