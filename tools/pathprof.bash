@@ -1,0 +1,45 @@
+# bash completion for pathprof (installed as .../bash-completion/completions/pathprof).
+# Commands come from 'pathprof --help' and each command's options from its
+# own --help, so the completion follows the installed version; a few option
+# values are known words, everything else completes file names.
+_pathprof()
+{
+	local cur prev cmd i
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	cmd=
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [[ -z $cmd ]]; then
+		local cmds
+		cmds=$("${COMP_WORDS[0]}" --help 2>/dev/null | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+		COMPREPLY=($(compgen -W "$cmds help --help --version" -- "$cur"))
+		return
+	fi
+	case $prev in
+	--format)
+		case $cmd in
+		top) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+		diff) COMPREPLY=($(compgen -W "text json html" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "text json paths folded dot html pprof" -- "$cur")) ;;
+		esac
+		return ;;
+	--sort) COMPREPLY=($(compgen -W "count time rate" -- "$cur")); return ;;
+	--value) COMPREPLY=($(compgen -W "count time leaf" -- "$cur")); return ;;
+	--names) COMPREPLY=($(compgen -W "full short" -- "$cur")); return ;;
+	--timing) COMPREPLY=($(compgen -W "on off sample:" -- "$cur")); return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		local opts
+		opts=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |
+			grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+')
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return
+	fi
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -o filenames -F _pathprof pathprof
