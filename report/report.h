@@ -41,6 +41,10 @@ typedef struct pp_report_opts {
 	uint64_t min_time_ns;  /* hide paths whose leaf self time is below this */
 	pp_report_format_t format;
 	pp_report_value_t value; /* folded only */
+	/* dot only: hide nodes below min_share percent of the total; unset,
+	 * as many as keeps about 100 nodes */
+	int min_share_set;
+	double min_share;
 } pp_report_opts_t;
 
 /* Render p to out as o says. Returns 0, or -1 when writing failed (out is

@@ -43,6 +43,9 @@ static const char help_text[] =
 	"                    default), 'time' (a line per node: self time, ns, so\n"
 	"                    widths add up to inclusive times) or 'leaf' (a line per\n"
 	"                    path: its leaf node's self time, ns)\n"
+	"  --min-share PCT   dot only: leave out nodes below PCT percent of the total\n"
+	"                    (time, or count when untimed), summed in '...' boxes;\n"
+	"                    0 keeps all (default: what keeps about 100 nodes)\n"
 	"  --names FORM      'full' (default) or 'short': C++ names without return\n"
 	"                    type, template arguments and parameters, in every\n"
 	"                    format (bool ns::f<int>(int) const -> ns::f)\n"
@@ -53,7 +56,8 @@ static const char help_text[] =
 	"2 bad command line. See docs/cli.md for the JSON schema and\n"
 	"docs/reports.md for folded, dot, html and pprof.\n";
 
-enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE, OPT_NAMES };
+enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE, OPT_NAMES,
+       OPT_MIN_SHARE };
 
 static const struct option longopts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
@@ -61,6 +65,7 @@ static const struct option longopts[] = {
 	{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "names", required_argument, NULL, OPT_NAMES },
+	{ "min-share", required_argument, NULL, OPT_MIN_SHARE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "value", required_argument, NULL, OPT_VALUE },
 	{ "output", required_argument, NULL, 'o' },
@@ -130,6 +135,16 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_MIN_SHARE: {
+			char *end;
+			o.min_share = strtod(optarg, &end);
+			if (!*optarg || *end || !(o.min_share >= 0 && o.min_share <= 100)) {
+				cli_error("report: --min-share: '%s' is not a percentage from 0 to 100", optarg);
+				return CLI_USAGE;
+			}
+			o.min_share_set = 1;
+			break;
+		}
 		case OPT_NAMES:
 			if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
 				cli_error("report: --names: '%s' is not 'full' or 'short'", optarg);

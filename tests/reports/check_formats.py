@@ -106,6 +106,9 @@ def folded(pp, prof):
         report(pp, prof, '--format', 'folded').decode().splitlines()), data['total_count'])
 
 
+mkprof_path = [None]
+
+
 def dot(pp, prof, work):
     if not shutil.which('dot'):
         fail('dot (Debian graphviz) not found: cannot check the DOT output')
@@ -144,6 +147,42 @@ def dot(pp, prof, work):
         eq('dot %s roots' % ' '.join(args), roots, {(p['path'][0],) for p in data['paths']})
     with open(os.path.join(work, 'demo.svg'), 'w') as f:
         f.write(svg)
+    dot_wide(pp, mkprof_path[0], work)
+
+
+def dot_wide(pp, mkprof, work):
+    """1000 paths, 1041 nodes: the default graph keeps about 100 of them,
+    says so, and sums the rest under each shown node in a '...' box so that
+    every shown node's leaf returns are its children's plus its box's;
+    --min-share 0 keeps all; Graphviz lays out both."""
+    prof = os.path.join(work, 'wide.pathprof')
+    run([mkprof, 'wide', prof])
+    node_re = r'^\t"(p[0-9a-f]{16})" \[id="p[0-9a-f]{16}", label="[^"]*" \+ "\\n(\d+) leaf returns'
+    for args, want_nodes in (([], None), (['--min-share', '0'], 1041)):
+        text = report(pp, prof, '--format', 'dot', *args).decode()
+        run(['dot', '-Tsvg'], input=text.encode())
+        nodes = dict(re.findall(node_re, text, re.M))
+        boxes = dict(re.findall(r'^\t"q([0-9a-f]{16})" \[id="q[0-9a-f]{16}", label="\.\.\. \d+ nodes'
+                                r'\\n(\d+) leaf returns', text, re.M))
+        edges = re.findall(r'^\t"(p[0-9a-f]{16})" -> "(p[0-9a-f]{16})"', text, re.M)
+        if want_nodes is None:
+            m = re.search(r'(\d+) of 1041 nodes shown', text)
+            if not m or int(m.group(1)) != len(nodes) or not 90 <= len(nodes) <= 110:
+                fail('dot wide: %d nodes shown, label %r' % (len(nodes), m and m.group(0)))
+            if not boxes:
+                fail('dot wide: nothing summed in a box')
+        else:
+            eq('dot wide --min-share 0 nodes', len(nodes), want_nodes)
+            eq('dot wide --min-share 0 boxes', len(boxes), 0)
+        kids = {}
+        for a, b in edges:
+            kids.setdefault(a, []).append(b)
+        for nid, count in nodes.items():
+            if nid in kids or nid[1:] in boxes:
+                got = sum(int(nodes[k]) for k in kids.get(nid, [])) + int(boxes.get(nid[1:], 0))
+                if got != int(count):
+                    fail('dot wide %s: %s has %s leaf returns, children and box %d'
+                         % (' '.join(args), nid, count, got))
 
 
 def pprof_top(path, index, env):
@@ -185,6 +224,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     prof = os.path.join(work, 'demo.pathprof')
     run([mkprof, 'demo', prof])
+    mkprof_path[0] = mkprof
     if what == 'folded':
         folded(pp, prof)
     elif what == 'dot':

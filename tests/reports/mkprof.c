@@ -5,7 +5,7 @@
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|hostile|diff-a|diff-b FILE */
+ * usage: mkprof demo|hostile|wide|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +87,22 @@ static void hostile(pp_profile_t *p)
 	p->records = 19;
 }
 
+/* Paths sorted by id, as every writer keeps them (diff looks them up), and
+ * the totals they make. */
+static void finish(pp_profile_t *p)
+{
+	for (uint32_t i = 1; i < p->npaths; i++)
+		for (uint32_t j = i; j > 0 && p->paths[j - 1].id > p->paths[j].id; j--) {
+			pp_ppath_t x = p->paths[j];
+			p->paths[j] = p->paths[j - 1];
+			p->paths[j - 1] = x;
+		}
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		p->events += p->paths[i].count;
+		p->records += p->paths[i].count;
+	}
+}
+
 /* B against A: compute takes twice as long (1000 -> 2000 ns), io half
  * (4000 -> 2000 ns), parse > lex is unchanged, old_cache is only in A, a
  * hostile-named leaf under new_cache only in B, and poll is never timed. */
@@ -112,17 +128,32 @@ static void diff_pair(pp_profile_t *p, int b)
 	else
 		tp_path(p, 50, TP_IDX(MAIN, OLD), (pp_seg_t[]){ TP_SEG({ 20, 50 }), TP_SEG({ 300, 50 }) });
 	tp_path(p, b ? 12 : 10, TP_IDX(THREAD, POLL), NULL);
-	/* paths sorted by id, as every writer keeps them (diff looks them up) */
-	for (uint32_t i = 1; i < p->npaths; i++)
-		for (uint32_t j = i; j > 0 && p->paths[j - 1].id > p->paths[j].id; j--) {
-			pp_ppath_t x = p->paths[j];
-			p->paths[j] = p->paths[j - 1];
-			p->paths[j - 1] = x;
-		}
-	for (uint32_t i = 0; i < p->npaths; i++) {
-		p->events += p->paths[i].count;
-		p->records += p->paths[i].count;
-	}
+	finish(p);
+}
+
+/* 1000 untimed paths main > fNN > gNN (40 x 25), counts 1..97: more nodes
+ * than a DOT graph shows by default. */
+static void wide(pp_profile_t *p)
+{
+	static char bufs[66][8];
+	const char *names[66];
+	names[0] = "main";
+	for (int i = 0; i < 40; i++)
+		snprintf(bufs[1 + i], sizeof bufs[0], "f%02d", i);
+	for (int j = 0; j < 25; j++)
+		snprintf(bufs[41 + j], sizeof bufs[0], "g%02d", j);
+	for (int k = 1; k < 66; k++)
+		names[k] = bufs[k];
+	tp_init(p, "raii", "./wide"); /* not base(): its file table has 16 names */
+	p->pid = 78;
+	p->start_ns = 1700000000000000000ull;
+	p->end_ns = 1700000001000000000ull;
+	p->threads = 1;
+	tp_names(p, 66, names, NULL, NULL);
+	for (uint32_t i = 0; i < 40; i++)
+		for (uint32_t j = 0; j < 25; j++)
+			tp_path(p, (i * 25 + j) * 31 % 97 + 1, TP_IDX(0, 1 + i, 41 + j), NULL);
+	finish(p);
 }
 
 int main(int argc, char **argv)
@@ -130,18 +161,20 @@ int main(int argc, char **argv)
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|hostile|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo"))
 		demo(&p);
 	else if (!strcmp(argv[1], "hostile"))
 		hostile(&p);
+	else if (!strcmp(argv[1], "wide"))
+		wide(&p);
 	else if (!strncmp(argv[1], "diff-", 5) && (argv[1][5] == 'a' || argv[1][5] == 'b') &&
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|hostile|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
