@@ -145,7 +145,7 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 			return fail(err, errlen, "%s: cannot open: %s", v->object, strerror(e));
 		if (e == ENOENT && all_digits(target))
 			return fail(err, errlen, "%s: no live segment of process %s in /dev/shm (is "
-				    "PATHPROF_SHM set, has a gate run?)", target, target);
+				    "it profiled, has a gate run, is PATHPROF_SHM off?)", target, target);
 		if (e == ENOENT)
 			return fail(err, errlen, "%s: no live segment of that name in /dev/shm (is the "
 				    "program running with PATHPROF_SHM=%s?)", v->object, v->object + 1);

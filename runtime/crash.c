@@ -95,7 +95,10 @@ static void say(const char *s)
 
 static PP_NOINSTR void dump_and_exit(void)
 {
-	_exit(pp_dump(NULL) == 0 ? 0 : 1);
+	int rc = pp_dump(NULL);
+	if (rc == 0)
+		pp__shm_discard(); /* the profile holds it all now */
+	_exit(rc == 0 ? 0 : 1);
 }
 
 /* The copy: one thread, the crashed process's memory, free to call

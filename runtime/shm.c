@@ -52,10 +52,20 @@ int pp__shm_name_ok(const char *s)
 	return n >= 1 && n <= 200 && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
 }
 
+/* Unset, PATHPROF_SHM exports under this name: the segment is what a
+ * process killed without a chance to write its profile leaves for `pathprof
+ * recover` (docs/crash.md). Empty or "off" exports nothing. */
+#define DEFAULT_SEGMENT "pathprof.%p"
+
 void pp__shm_env_load(void)
 {
 	const char *s = getenv("PATHPROF_SHM");
-	if (s && *s) {
+	pp__config.shm_default = !s;
+	if (!s)
+		s = DEFAULT_SEGMENT;
+	if (!strcmp(s, "off"))
+		s = "";
+	if (*s) {
 		if (pp__shm_name_ok(s))
 			snprintf(pp__config.shm, sizeof pp__config.shm, "%s", s);
 		else
@@ -175,6 +185,9 @@ static void name_pass(void)
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (!h || finished)
 		return;
+	/* alive now: a reader of a killed writer ends its run here at least,
+	 * even if the kill lands inside this pass */
+	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);
 	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	pp__resolver_t *res = NULL;
 	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all) {
@@ -261,6 +274,40 @@ void pp__shm_after_fork(void)
 	namer_running = 0;
 }
 
+int pp__shm_rename(const char *name, int keep)
+{
+	char object[300], from[320], to[320];
+	pp__shm_object_name(name, object, sizeof object);
+	pthread_mutex_lock(&namer_lock);
+	int rc = -1;
+	if (!object_name[0]) {
+		pp__warn("no segment to rename to %s", object);
+	} else if (!replaceable(object)) {
+		pp__warn("%s: a segment of that name exists and its writer is alive (or it is "
+			 "not a pathprof segment)", object);
+	} else {
+		/* glibc keeps POSIX shared memory in /dev/shm: the object is
+		 * renamed under the live mapping, nothing is copied or lost */
+		snprintf(from, sizeof from, "/dev/shm%s", object_name);
+		snprintf(to, sizeof to, "/dev/shm%s", object);
+		if (rename(from, to) == 0) {
+			snprintf(object_name, sizeof object_name, "%s", object);
+			keep_at_exit = keep;
+			rc = 0;
+		} else {
+			pp__warn("cannot rename the segment %s to %s: %s", from, to, strerror(errno));
+		}
+	}
+	pthread_mutex_unlock(&namer_lock);
+	return rc;
+}
+
+void pp__shm_discard(void)
+{
+	if (object_name[0] && !keep_at_exit)
+		shm_unlink(object_name);
+}
+
 /* A normal exit: publish the last names, mark the segment finished, and
  * remove it unless asked to keep it. The namer is then stopped and joined, so
  * nothing is written into the segment's names after this and no thread of
@@ -329,6 +376,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->base = (uint64_t)(uintptr_t)pp__arena.base;
 	h->pid = pp__g.pid;
 	h->start_ns = pp__g.start_ns;
+	h->update_ns = pp__realtime_ns(); /* alive when it began exporting */
 	h->frontend = (uint32_t)__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;

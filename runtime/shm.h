@@ -33,7 +33,8 @@ typedef struct pp__shm_hdr {
 	uint64_t base;       /* writer's address of offset 0 */
 	uint64_t pid;
 	uint64_t start_ns, exit_ns; /* CLOCK_REALTIME; exit_ns 0 while running */
-	uint64_t update_ns;  /* last pass of the namer */
+	uint64_t update_ns;  /* writer last known alive: export, each naming pass
+			      * (its start and end) */
 	uint64_t generation; /* bumped when counts may go down (pp_reset) */
 	uint64_t slabs;      /* writer address of the newest slab, 0 = none */
 	uint64_t names;      /* arena offset of the newest name record, 0 = none */
@@ -66,6 +67,14 @@ void pp__shm_crashed(int sig);
 /* A thread recorded a new path: ask the namer for a pass now. At most one
  * futex wake per pass; async-signal-safe. */
 void pp__shm_nudge(void);
+
+/* Give the exported segment the name name (pp_shm_export() after the
+ * default export): renamed in place. 0, or -1 warned. */
+int pp__shm_rename(const char *name, int keep);
+
+/* The profile was written at a signal: remove the segment unless it is to
+ * be kept (a system call; the crash handler's copy runs it). */
+void pp__shm_discard(void);
 
 /* Read PATHPROF_SHM and PATHPROF_SHM_KEEP into pp__config. */
 void pp__shm_env_load(void);

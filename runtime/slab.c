@@ -185,11 +185,22 @@ int pp__arena_export(const char *name, int keep)
 		return -1;
 	}
 	pthread_mutex_lock(&export_lock);
+	if (pp__arena.hdr && pp__config.shm_default) {
+		/* exported under the default name: the program's own wins */
+		int rc = pp__shm_rename(name, keep);
+		if (rc == 0) {
+			snprintf(pp__config.shm, sizeof pp__config.shm, "%s", name);
+			pp__config.shm_default = 0;
+		}
+		pthread_mutex_unlock(&export_lock);
+		return rc;
+	}
 	if (pp__arena.hdr) {
 		pthread_mutex_unlock(&export_lock);
 		pp__warn("the arena is already exported as %s", pp__config.shm);
 		return -1;
 	}
+	pp__config.shm_default = 0;
 	snprintf(pp__config.shm, sizeof pp__config.shm, "%s", name);
 	pp__config.shm_keep = keep;
 	pthread_mutex_unlock(&export_lock);

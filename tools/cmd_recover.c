@@ -1,8 +1,7 @@
 /* `pathprof recover`: the profile of a process that died without writing one.
- * SIGKILL, an OOM kill, _exit or exec run nothing in the process, but a
- * process exporting a live segment (PATHPROF_SHM; `pathprof run` always
- * exports one) leaves its slabs and the names its namer published in shared
- * memory. This reads them once, as `pathprof top` does, and writes an
+ * SIGKILL, an OOM kill, _exit or exec run nothing in the process, but every
+ * profiled process exports a live segment (pathprof.PID by default) and
+ * leaves its slabs and the names its namer published in shared memory. This reads them once, as `pathprof top` does, and writes an
  * ordinary profile that says it was recovered. */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -19,10 +18,11 @@ static const char help_text[] =
 	"usage: pathprof recover [options] NAME|PID|FILE\n"
 	"\n"
 	"Write the profile of a process that died without writing one (SIGKILL, OOM\n"
-	"kill, _exit, exec) from the live segment it left in shared memory: it had\n"
-	"PATHPROF_SHM=NAME set, called pp_shm_export(), or ran under 'pathprof run'\n"
-	"(segment pathprof-run.PID). NAME is the segment's name, PID finds it in\n"
-	"/dev/shm, FILE is a copy of one (a path with a '/').\n"
+	"kill, _exit, exec) from the live segment it left in shared memory: every\n"
+	"profiled process exports one (pathprof.PID by default, PATHPROF_SHM=NAME,\n"
+	"pp_shm_export(), or pathprof-run.PID under 'pathprof run'). NAME is the\n"
+	"segment's name, PID finds it in /dev/shm, FILE is a copy of one (a path\n"
+	"with a '/').\n"
 	"\n"
 	"Counts are exact up to the kill: an event still in flight in a thread is\n"
 	"not counted. A key first seen after the process's last naming pass (they\n"

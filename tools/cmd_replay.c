@@ -487,6 +487,9 @@ int cmd_replay(int argc, char **argv)
 		goto done;
 	}
 	pp__init();
+	/* The replay's slabs are this tool's own working memory: never a live
+	 * segment (the runtime exports one by default). */
+	pp__config.shm[0] = '\0';
 	if (tr.has_config) {
 		if (tr.depth < 2 || tr.depth > 65536 || tr.paths < 16 || tr.paths > (1u << 26)) {
 			cli_error("%s: recorded depth bound %llu or path capacity %llu out of range",

@@ -39,6 +39,7 @@ typedef struct view {
 	pp_profile_t cur, prev;
 	pp__shm_stats_t st, pst;
 	int have_prev;
+	int gone;      /* the writer was seen dead or exited */
 	sort_t sort;
 	uint32_t top;
 	int json, frozen, tty;
@@ -55,9 +56,10 @@ static void on_signal(int sig)
 static const char help_text[] =
 	"usage: pathprof top [options] NAME|PID\n"
 	"\n"
-	"Live view of a program that exports its profile to shared memory\n"
-	"(run it with PATHPROF_SHM=NAME, or call pp_shm_export()). NAME is that\n"
-	"name; a PID finds the process's segment in /dev/shm. Every refresh shows\n"
+	"Live view of a profiled program through the profile it exports to shared\n"
+	"memory (every one does: pathprof.PID by default, PATHPROF_SHM=NAME, or\n"
+	"pp_shm_export()). NAME is the segment's name; a PID finds the process's\n"
+	"segment in /dev/shm. Every refresh shows\n"
 	"events/s, path records/s, drops, threads, then the top paths with their\n"
 	"rate, count and change since the last refresh and, when timed, each\n"
 	"segment's p50 and p99 with their change. The first refresh's rates are\n"
@@ -365,8 +367,16 @@ static int refresh(view_t *v)
 	}
 	pp__profile_free(&v->prev);
 	/* A writer that is gone changes no more: its final numbers are shown
-	 * with rates averaged over its life, not over time since it died. */
+	 * with rates averaged over its life, not over time since it died. Gone
+	 * stays gone: a later look at /proc racing with the pid's reuse must
+	 * not bring it back. */
+	if (v->gone && st.alive && st.pid == v->st.pid) {
+		st.alive = 0;
+		if (!st.exit_ns && st.update_ns >= p.start_ns && st.update_ns < p.end_ns)
+			p.end_ns = st.update_ns;
+	}
 	int gone = !st.alive;
+	v->gone = gone;
 	if (v->cur.version && st.generation == v->st.generation && !gone) {
 		v->prev = v->cur;
 		v->pst = v->st;

@@ -55,11 +55,12 @@ check() {
 	! grep -q "FRONTEND:0xKEY" "$work/report" || fail "$prof: keys without names"
 }
 
-# recover: a process killed while its threads run
-seg=pp-killed-$$
-env PATHPROF_SHM=$seg PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
+# recover: a process killed while its threads run, through the segment
+# every process exports by default (pathprof.PID), found by its pid
+env -u PATHPROF_SHM PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
 	"$work/killed" wait "$work/progress" >"$work/stdout" 2>"$work/stderr" &
 pid=$!
+seg=$pid
 i=0
 until grep -qs ready "$work/stdout"; do
 	i=$((i + 1))
@@ -77,8 +78,8 @@ pid=
 	{ cat "$work/err" >&2; fail "recover failed"; }
 check "$work/out.pathprof" 0
 [ ! -e "$work/never.pathprof" ] || fail "a killed process wrote its profile"
-[ ! -e "/dev/shm/$seg" ] || fail "the recovered segment was not removed"
-refused "second recover" "no live segment of that name" -o "$work/again.pathprof" "$seg"
+[ ! -e "/dev/shm/pathprof.$seg" ] || fail "the recovered segment was not removed"
+refused "second recover" "no live segment of process $seg" -o "$work/again.pathprof" "$seg"
 
 # pathprof run: the program kills itself, or leaves by _exit
 for mode in kill exit; do

@@ -39,8 +39,10 @@ check() { # MODE SIGNAL NAME [LABEL]
 		{ cat "$work/report" >&2; fail "$1: the report does not say the profile was written at signal $2"; }
 }
 
-run segv 11
+run segv 11 PATHPROF_SHM="pp-crash-segv-$$"
 check segv 11 SEGV
+# the profile holds everything: the live segment is removed with it
+[ ! -e "/dev/shm/pp-crash-segv-$$" ] || fail "segv: the live segment was left behind"
 run abort 6
 check abort 6 ABRT
 run bus 7
@@ -62,6 +64,18 @@ got=$("$pathprof" report --format paths "$work/out.pathprof" | sort | tr '\n' ' 
 [ "$got" = "1|main>boom $n|main>mid>leaf " ] || fail "term-ignored: got '$got'"
 ! "$pathprof" report "$work/out.pathprof" | grep -q "written at signal" ||
 	fail "term-ignored: the profile says it was written at a signal"
-run segv 11 PATHPROF_CRASH=off
+# PATHPROF_CRASH=off: nothing is written at the crash, but the live segment
+# every process exports holds the counts, and `pathprof recover` rebuilds them
+seg=pp-crash-off-$$
+run segv 11 PATHPROF_CRASH=off PATHPROF_SHM="$seg"
 [ ! -e "$work/out.pathprof" ] || fail "PATHPROF_CRASH=off: a profile was written"
+"$pathprof" recover -o "$work/rec.pathprof" "$seg" 2>/dev/null || fail "PATHPROF_CRASH=off: no segment to recover"
+# the count is exact; names may not be published yet: the program dies
+# within milliseconds of its first gate, before the naming thread's resolve
+got=$("$pathprof" report --format paths "$work/rec.pathprof" | sed 's/[^|>]*:0x[0-9a-f]*/K/g')
+case $got in
+"$n|main>mid>leaf" | "$n|K>K>K" | "$n|main>K>K" | "$n|main>mid>K") ;;
+*) fail "PATHPROF_CRASH=off: recovered '$got'" ;;
+esac
+[ ! -e "/dev/shm/$seg" ] || fail "PATHPROF_CRASH=off: the segment was not removed"
 echo "run.sh: $via $cc: segv abort bus fpe overflow handler term term-ignored off: ok"

@@ -121,8 +121,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *shm = val[V_SHM];
 	if (!memchr(pp__config.shm, 0, sizeof pp__config.shm))
 		fz_fail("PATHPROF_SHM left unterminated");
-	if (shm && *shm && pp__shm_name_ok(shm) ? strcmp(pp__config.shm, shm) : strcmp(pp__config.shm, config0.shm))
-		fz_fail("PATHPROF_SHM=%s gave '%s'", shm, pp__config.shm);
+	/* unset: the default segment; empty or "off": none; a bad name: none */
+	const char *want = !shm ? "pathprof.%p"
+			   : *shm && strcmp(shm, "off") && pp__shm_name_ok(shm) ? shm : config0.shm;
+	if (strcmp(pp__config.shm, want))
+		fz_fail("PATHPROF_SHM=%s gave '%s', expected '%s'", shm ? shm : "(unset)",
+			pp__config.shm, want);
 	if (pp__config.shm[0]) {
 		char object[300];
 		pp__shm_object_name(pp__config.shm, object, sizeof object);

@@ -154,7 +154,8 @@ def test_killed():
     check(r.returncode == 0 and len(rows) == 2, "dead: top -n 2: %d %r" % (r.returncode, r.stderr))
     if len(rows) == 2:
         check(rows[0]["events_per_s"] > 0 and rows[0]["events_per_s"] == rows[1]["events_per_s"],
-              "dead: rates %s then %s" % (rows[0]["events_per_s"], rows[1]["events_per_s"]))
+              "dead: rates %s then %s (%s)" % (rows[0]["events_per_s"], rows[1]["events_per_s"],
+                                               [(r["state"], r["span_s"], r["first"], r.get("time_ns")) for r in rows]))
     os.unlink("/dev/shm/" + name)
 
 

@@ -68,7 +68,8 @@ run "" default.paths PATHPROF_TIMING=sample:3
 run "" other PATHPROF_DEPTH=4
 run "" other PATHPROF_PATHS=16
 run "" default.paths PATHPROF_ARENA_MB=64
-run "" default.paths PATHPROF_SHM_KEEP=1
+run "" default.paths PATHPROF_SHM_KEEP=1 PATHPROF_SHM="pp-misuse-keep-$$"
+rm -f "/dev/shm/pp-misuse-keep-$$" # kept, as asked
 
 for var in PATHPROF_TIMING PATHPROF_OUT PATHPROF_DEPTH PATHPROF_PATHS PATHPROF_ARENA_MB \
 	PATHPROF_TRACE PATHPROF_SHM PATHPROF_SHM_KEEP; do

@@ -158,7 +158,7 @@ grep -q "written by two processes at once" "$dir/err" || fail "mixed writers: no
 # Killed with SIGKILL while it runs (asleep after its events, its threads'
 # chunks written): nothing ran at exit, yet every key was named when first
 # seen, so the replay has names, and says the trace was cut.
-env PATHPROF_TIMING=on PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/killed.pathprof" \
+env PATHPROF_TIMING=on PATHPROF_DEPTH=8 PATHPROF_OUT="$dir/killed.pathprof" PATHPROF_SHM=off \
 	PATHPROF_TRACE="$dir/killed.trace" "$wl" slow 2>/dev/null &
 k=$!
 sleep 0.5

@@ -1,6 +1,7 @@
-/* pathprof live view: export the running profile to a named POSIX
- * shared-memory segment that `pathprof top` reads from another process
- * without stopping or touching this one (docs/live.md). */
+/* pathprof live view: the running profile in a named POSIX shared-memory
+ * segment (every process exports one, /pathprof.PID unless PATHPROF_SHM says
+ * otherwise) that `pathprof top` reads from another process without stopping
+ * or touching this one, and `pathprof recover` after a kill (docs/live.md). */
 #ifndef PATHPROF_LIVE_H
 #define PATHPROF_LIVE_H
 
@@ -13,7 +14,9 @@ PP_EXTERN_C_BEGIN
 #define PP_SHM_KEEP 1u
 
 /* Export this process's profile under name (the POSIX shm object "/name";
- * "%p" in name becomes the pid), as PATHPROF_SHM=name does. A forked child
+ * "%p" in name becomes the pid), as PATHPROF_SHM=name does. After the default
+ * export (pathprof.PID, when PATHPROF_SHM is unset), the segment is renamed
+ * in place. A forked child
  * exports its own profile under "name.<pid>" (or its own %p expansion).
  * Call it early, before other threads run gates: counts that other threads
  * add while the data moves into the segment may be lost. Returns 0, or -1
