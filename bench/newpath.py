@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What exporting a live segment (PATHPROF_SHM, always on under `pathprof run`,
-the data `pathprof recover` reads after a kill) costs: process start-up to exit
+"""What exporting the live segment (on by default: the data `pathprof recover`
+reads after a kill; PATHPROF_SHM=off turns it off) costs: process start-up to exit
 with one gate, and the extra time of a path's first run (bench/newpath.c),
 each without and with the segment. Rounds alternate the two so drift hits
 both alike; medians and the interquartile range are printed as Markdown rows.
@@ -23,8 +23,8 @@ def main():
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 21
     prog = os.path.join(build, "bench", "newpath")
     base = dict(os.environ, PATHPROF_OUT="/dev/null")
-    base.pop("PATHPROF_SHM", None)
-    envs = {"plain": base, "segment": dict(base, PATHPROF_SHM="pp-bench-newpath.%p")}
+    envs = {"off": dict(base, PATHPROF_SHM="off"),
+            "segment (default)": dict(base, PATHPROF_SHM="pp-bench-newpath.%p")}
     start = {k: [] for k in envs}
     newp = {k: [] for k in envs}
     for _ in range(rounds):

@@ -45,8 +45,8 @@ echo "Instructions per raii gate, entry and exit (bench/gateinstr.sh: callgrind,
 echo
 "$here/gateinstr.sh" "$build"
 
-# What the live segment costs (the data `pathprof recover` reads after a
-# kill; always exported under `pathprof run`): start-up and a path's first run.
+# What the live segment costs (on by default: the data `pathprof recover` reads after a
+# kill): start-up and a path's first run.
 echo
 echo "Live segment (bench/newpath.py: medians of 21 interleaved rounds, fresh processes):"
 echo
