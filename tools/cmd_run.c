@@ -282,7 +282,9 @@ int cmd_run(int argc, char **argv)
 	if (!strstr(out, "%p"))
 		unlink(out);
 	const char *shm = getenv("PATHPROF_SHM");
-	int own_shm = !shm || !*shm;
+	/* unset: our own name; empty or "off": the user turned export off */
+	int own_shm = !shm;
+	int no_shm = shm && (!*shm || !strcmp(shm, "off"));
 	if (own_shm && setenv("PATHPROF_SHM", "pathprof-run.%p", 1)) {
 		cli_error("run: cannot set the environment: %s", strerror(errno));
 		free(owned);
@@ -293,7 +295,8 @@ int cmd_run(int argc, char **argv)
 	int status = run_child(prog, &pid);
 	char *file = pid ? expand_pid(out, pid) : NULL;
 	char *tmpl = NULL, *seg = NULL;
-	if (pid && asprintf(&tmpl, "/%s", own_shm ? "pathprof-run.%p" : shm + (shm[0] == '/')) > 0)
+	if (pid && !no_shm &&
+	    asprintf(&tmpl, "/%s", own_shm ? "pathprof-run.%p" : shm + (shm[0] == '/')) > 0)
 		seg = expand_pid(tmpl, pid);
 	free(tmpl);
 	if (file && seg && segment_left(seg)) {
@@ -338,6 +341,10 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: '%s' wrote no profile to %s: was it built with a pathprof injector "
 			  "(pathprof-cc --via=..., docs/getting-started-cyg.md) and did any gate run?",
 			  prog[0], file ? file : out);
+	} else if (pid && status > 128) {
+		cli_error("run: no profile: '%s' died before it could write one%s", prog[0],
+			  no_shm ? " and PATHPROF_SHM is off, so nothing was left to recover"
+				 : ", and it left no live segment (did any gate run?)");
 	}
 	free(file);
 	free(owned);

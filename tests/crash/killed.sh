@@ -96,4 +96,14 @@ for mode in kill exit; do
 	[ -n "$child" ] || fail "run $mode: the program did not say its pid"
 	[ ! -e "/dev/shm/pathprof-run.$child" ] || fail "run $mode: its segment was left in /dev/shm"
 done
-echo "killed.sh: $via $cc: recover, run kill, run _exit: ok"
+# PATHPROF_SHM=off: nothing is left, and run says so rather than nothing
+rm -f "$work/run.pathprof"
+set +e
+(cd "$work" && PATHPROF_SHM=off "$pathprof" run --out "$work/run.pathprof" -- ./killed kill \
+	"$work/progress" 50 >/dev/null 2>"$work/run.err")
+st=$?
+set -e
+[ "$st" -eq 137 ] && [ ! -e "$work/run.pathprof" ] &&
+	grep -qx "pathprof: run: no profile: './killed' died before it could write one and PATHPROF_SHM is off, so nothing was left to recover" "$work/run.err" ||
+	{ cat "$work/run.err" >&2; fail "run with PATHPROF_SHM=off: status $st"; }
+echo "killed.sh: $via $cc: recover, run kill, run _exit, run with export off: ok"
