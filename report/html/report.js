@@ -51,6 +51,8 @@
 		minCount: 0,
 		minTime: 0,
 		selected: null, /* node id */
+		zoom: null,     /* node id the flame graph is zoomed into */
+		colour: 'weight',
 		segIndex: null, /* node row whose histogram is shown */
 		sortKey: 'weight',
 		sortDesc: true,
@@ -233,22 +235,49 @@
 
 	const ROW = 21;
 
+	/* From pale cream (no share) to deep red (all of it), as the DOT graph:
+	 * the heaviest frame is the reddest. */
+	function colourOfShare(share) {
+		const lo = [255, 245, 235], hi = [200, 30, 30];
+		const s = Math.max(0, Math.min(1, share || 0));
+		return 'rgb(' + lo.map(function (l, i) { return Math.round(l + (hi[i] - l) * s); }).join(',') + ')';
+	}
+
+	/* Frames narrower than THIN_PX lose their padding and border (which
+	 * would make them wider than their share and cover their neighbours);
+	 * siblings narrower than MIN_FRAME_PX are drawn as one '...' frame per
+	 * parent instead, so no two frames ever overlap and a click lands on
+	 * the frame under the pointer. */
+	const THIN_PX = 12, MIN_FRAME_PX = 2;
+
 	function renderFlame() {
 		const flame = $('flame');
 		flame.replaceChildren();
-		let maxDepth = 0;
+		let maxDepth = 0, merged = 0;
 		const frag = document.createDocumentFragment();
+		const widthPx = flame.clientWidth || 1000;
+		let zoomed = state.zoom && nodeOf(state.zoom);
+		if (state.zoom && !zoomed)
+			state.zoom = null;
+		function frameAt(cls, text, x, w, depth) {
+			const f = el('div', 'frame' + cls + (w * widthPx < THIN_PX ? ' thin' : ''), text);
+			f.setAttribute('role', 'treeitem');
+			f.style.left = (100 * x) + '%';
+			f.style.width = (100 * w) + '%';
+			f.style.top = (depth * ROW) + 'px';
+			maxDepth = Math.max(maxDepth, depth);
+			frag.appendChild(f);
+			return f;
+		}
 		function place(node, x, w) {
-			if (w < 0.0005) /* under a pixel on most screens */
-				return;
-			maxDepth = Math.max(maxDepth, node.depth);
-			const f = el('div', 'frame' + (node.depth ? '' : ' root'), node.name);
+			const f = frameAt(node.depth ? '' : ' root', node.name, x, w, node.depth);
 			if (node.depth) {
 				f.id = node.id;
 				if (diff)
 					paintDiff(f, node);
 				else
-					f.style.background = colourOf(node.name);
+					f.style.background = state.colour === 'name' ? colourOf(node.name)
+						: colourOfShare(tree.weight ? node.weight / tree.weight : 0);
 			}
 			f.setAttribute('role', 'treeitem');
 			f.style.left = (100 * x) + '%';
@@ -261,23 +290,81 @@
 				f.classList.add(matches(node.name) ? 'match' : 'dim');
 			if (node.id === state.selected)
 				f.classList.add('selected');
-			if (node.depth)
-				f.addEventListener('click', function () { select(node.id); });
-			frag.appendChild(f);
+			/* a click selects the frame and, when it has children, zooms
+			 * into it; the top frame zooms all the way out */
+			f.addEventListener('click', function () {
+				if (!node.depth || node.children.size) {
+					state.zoom = node.depth ? node.id : null;
+					renderFlame();
+				}
+				if (node.depth)
+					select(node.id);
+			});
 			const kids = Array.from(node.children.values()).sort(function (a, b) {
 				return b.weight - a.weight || (a.name < b.name ? -1 : a.name > b.name);
 			});
-			let cx = x;
+			let cx = x, rest = 0, restWeight = 0;
 			kids.forEach(function (k) {
 				const kw = node.weight ? w * k.weight / node.weight : 0;
+				if (kw * widthPx < MIN_FRAME_PX) {
+					rest++;
+					restWeight += k.weight;
+					return;
+				}
 				place(k, cx, kw);
 				cx += kw;
 			});
+			const rw = node.weight ? w * restWeight / node.weight : 0;
+			if (rest && rw * widthPx >= MIN_FRAME_PX) {
+				const m = frameAt(' more', '\u2026', cx, rw, node.depth + 1);
+				m.title = rest + ' frames under ' + MIN_FRAME_PX + ' px: ' +
+					(state.weight === 'time' ? fmtTime(restWeight) : fmtCount(restWeight) + ' leaf returns') +
+					' (' + pct(restWeight, tree.weight) + '); click ' + node.name + ' to zoom in';
+			}
+			merged += rest;
 		}
-		if (tree.weight > 0)
-			place(tree, 0, 1);
+		if (tree.weight > 0) {
+			if (zoomed) {
+				/* the zoomed frame's ancestors across the top, full width */
+				const chain = [];
+				for (let n = zoomed.parent; n; n = n.parent)
+					chain.unshift(n);
+				chain.forEach(function (n) {
+					const f = frameAt(n.depth ? ' ancestor' : ' root', n.name, 0, 1, n.depth);
+					if (n.depth)
+						f.id = n.id;
+					f.title = 'zoom out to ' + n.name;
+					f.addEventListener('click', function () {
+						state.zoom = n.depth ? n.id : null;
+						renderFlame();
+						if (n.depth)
+							select(n.id);
+					});
+				});
+				place(zoomed, 0, 1);
+			} else {
+				place(tree, 0, 1);
+			}
+		}
 		flame.style.height = ((maxDepth + 1) * ROW + 2) + 'px';
 		flame.appendChild(frag);
+		flame.dataset.merged = String(merged);
+		$('zoom-status').textContent = zoomed ? 'zoomed into ' + zoomed.name +
+			' (click a frame above it to zoom out)' : '';
+	}
+
+	function nodeOf(id) {
+		let found = null;
+		(function walk(n) {
+			if (found)
+				return;
+			if (n.id === id) {
+				found = n;
+				return;
+			}
+			n.children.forEach(walk);
+		})(tree);
+		return found;
 	}
 
 	/* ---- details of a frame ---- */
@@ -526,6 +613,7 @@
 		weight.querySelector('option[value=time]').disabled = true;
 	weight.value = state.weight;
 	weight.addEventListener('change', function () { state.weight = weight.value; render(); });
+	$('colour').addEventListener('change', function (e) { state.colour = e.target.value; renderFlame(); });
 	$('search').addEventListener('input', function (e) {
 		state.search = e.target.value.trim().toLowerCase();
 		renderFlame();

@@ -6,12 +6,12 @@
  * diff page (mkprof diff-a/diff-b, numbers known exactly) colours frames by
  * diff's verdicts of their nodes and shows A, B and the change per node.
  * Screenshots are kept in OUTDIR.
- * usage: node html_test.js PLAYWRIGHT_DIR DEMO.html DEMO.json HOSTILE.html DIFF.html DIFF.json OUTDIR */
+ * usage: node html_test.js PLAYWRIGHT_DIR DEMO.html DEMO.json HOSTILE.html DIFF.html DIFF.json OUTDIR WIDE10K.html */
 'use strict';
 const path = require('path');
 const fs = require('fs');
 
-const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir] = process.argv.slice(2);
+const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml] = process.argv.slice(2);
 const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
 
 let failures = 0;
@@ -107,6 +107,13 @@ async function demo(browser) {
 	const bars = await page.$$eval('#hist .bar:not(.empty)', (b) => b.length);
 	eq('work histogram bars', bars, work.incl.bins.length);
 
+	/* The click on work zoomed into it: work spans the graph, main above
+	 * it too; a click on the top frame zooms back out. */
+	eq('zoomed into work', await page.textContent('#zoom-status'),
+		'zoomed into work (click a frame above it to zoom out)');
+	await page.click('#flame .frame.root');
+	eq('zoomed out', await page.textContent('#zoom-status'), '');
+
 	/* Widths: a frame is as wide as its node's inclusive time, so a child
 	 * is never wider than its parent. */
 	const widths = await page.$$eval('#flame .frame', (f) => f.map((e) =>
@@ -153,6 +160,8 @@ async function demo(browser) {
 
 async function hostile(browser) {
 	const { page, seen, context } = await open(browser, hostileHtml);
+	/* by count every path's frames are wide enough to be drawn */
+	await page.selectOption('#weight', 'count');
 	const names = ['<script>alert(1)</script>', '</script><img src=x onerror=alert(2)>', '&amp;<!--'];
 	const frames = await page.$$eval('#flame .frame', (f) => f.map((e) => e.textContent));
 	names.forEach((n) => { if (!frames.includes(n)) fail('hostile frame missing: ' + n); });
@@ -164,6 +173,62 @@ async function hostile(browser) {
 	eq('hostile segment names', rows.map((r) => r[0]), ['main', names[0], names[1]]);
 	await page.screenshot({ path: path.join(outDir, 'hostile.png'), fullPage: true });
 	checkClean('hostile', seen);
+	await context.close();
+}
+
+/* Frames of one row never overlap: each starts where the previous ends or
+ * later (half a pixel for rounding). */
+async function checkNoOverlap(page, what) {
+	const boxes = await page.$$eval('#flame .frame', (f) => f.map((e) => {
+		const r = e.getBoundingClientRect();
+		return [Math.round(r.top), r.left, r.right];
+	}));
+	const rows = new Map();
+	boxes.forEach((b) => { if (!rows.has(b[0])) rows.set(b[0], []); rows.get(b[0]).push(b); });
+	let overlaps = 0;
+	rows.forEach((r) => {
+		r.sort((a, b) => a[1] - b[1]);
+		for (let i = 1; i < r.length; i++)
+			if (r[i][1] < r[i - 1][2] - 0.5)
+				overlaps++;
+	});
+	eq(what + ': overlapping frames', overlaps, 0);
+	return boxes.length;
+}
+
+/* 10 000 paths (main > fNN > gNN): the narrow frames of each parent are one
+ * '...' frame, no two frames overlap, and a click zooms into a subtree,
+ * where its children get room; the top frame zooms back out. */
+async function wide(browser) {
+	const t0 = Date.now();
+	const { page, seen, context } = await open(browser, wideHtml);
+	const loadMs = Date.now() - t0;
+	console.log('wide10k: 10000 paths, page ' + fs.statSync(wideHtml).size + ' bytes, loaded in ' +
+		loadMs + ' ms');
+	const drawn = await checkNoOverlap(page, 'wide10k');
+	const more = await page.$$eval('#flame .frame.more', (f) => f.length);
+	eq('wide10k: one ... frame per f', more, 100);
+	eq('wide10k: frames merged', await page.$eval('#flame', (f) => f.dataset.merged), '10000');
+	eq('wide10k: frames drawn', drawn, 1 + 1 + 100 + 100);
+	await page.screenshot({ path: path.join(outDir, 'wide10k.png') });
+	/* the heaviest f is drawn first, left, after main */
+	const fName = await page.textContent('#flame .frame:not(.root):not(.more) >> nth=1');
+	await page.click('#flame .frame >> text="' + fName + '"');
+	eq('wide10k: zoom status', await page.textContent('#zoom-status'),
+		'zoomed into ' + fName + ' (click a frame above it to zoom out)');
+	const flameW = await page.$eval('#flame', (e) => e.clientWidth);
+	const zw = await page.$eval('#flame .frame >> text="' + fName + '"', (e) => e.getBoundingClientRect().width);
+	if (Math.abs(zw - flameW) > 2)
+		fail('wide10k: zoomed frame ' + zw + ' px wide, the graph ' + flameW);
+	const gs = await page.$$eval('#flame .frame', (fr) => fr.filter((e) => /^g\d\d$/.test(e.textContent)).length);
+	if (!(gs > 50))
+		fail('wide10k: only ' + gs + ' g frames drawn after zooming into ' + fName);
+	await checkNoOverlap(page, 'wide10k zoomed');
+	await page.screenshot({ path: path.join(outDir, 'wide10k-zoomed.png') });
+	await page.click('#flame .frame.root');
+	eq('wide10k: zoomed out', await page.textContent('#zoom-status'), '');
+	eq('wide10k: ... frames again', await page.$$eval('#flame .frame.more', (fr) => fr.length), 100);
+	checkClean('wide10k', seen);
 	await context.close();
 }
 
@@ -289,6 +354,7 @@ async function diffPage(browser) {
 		await demo(browser);
 		await hostile(browser);
 		await diffPage(browser);
+		await wide(browser);
 	} catch (e) {
 		fail(e.stack || String(e));
 	}

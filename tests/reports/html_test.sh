@@ -34,5 +34,8 @@ mkdir -p "$work/screenshots" || exit 1
 for s in a b; do
 	"$pp" report --format json -o "$work/diff-$s.json" "$work/diff-$s.pathprof" || fail "report --format json diff-$s"
 done
+# 10 000 paths: more frames than the graph can draw
+"$mkprof" wide10k "$work/wide10k.pathprof" || fail "mkprof wide10k"
+"$pp" report --format html -o "$work/wide10k.html" "$work/wide10k.pathprof" || fail "report --format html wide10k"
 exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
-	"$work/diff.html" "$work/diff.json" "$work/screenshots"
+	"$work/diff.html" "$work/diff.json" "$work/screenshots" "$work/wide10k.html"

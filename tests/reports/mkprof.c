@@ -5,7 +5,7 @@
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|hostile|wide|diff-a|diff-b FILE */
+ * usage: mkprof demo|hostile|wide|wide10k|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,28 +131,29 @@ static void diff_pair(pp_profile_t *p, int b)
 	finish(p);
 }
 
-/* 1000 untimed paths main > fNN > gNN (40 x 25), counts 1..97: more nodes
- * than a DOT graph shows by default. */
-static void wide(pp_profile_t *p)
+/* nf x ng untimed paths main > fNN > gNN, counts 1..97: `wide` (40 x 25,
+ * 1000 paths) has more nodes than a DOT graph shows by default, `wide10k`
+ * (100 x 100) more frames than a flame graph can draw. */
+static void wide(pp_profile_t *p, uint32_t nf, uint32_t ng)
 {
-	static char bufs[66][8];
-	const char *names[66];
+	static char bufs[201][8];
+	const char *names[201];
 	names[0] = "main";
-	for (int i = 0; i < 40; i++)
-		snprintf(bufs[1 + i], sizeof bufs[0], "f%02d", i);
-	for (int j = 0; j < 25; j++)
-		snprintf(bufs[41 + j], sizeof bufs[0], "g%02d", j);
-	for (int k = 1; k < 66; k++)
+	for (uint32_t i = 0; i < nf; i++)
+		snprintf(bufs[1 + i], sizeof bufs[0], "f%02u", i);
+	for (uint32_t j = 0; j < ng; j++)
+		snprintf(bufs[1 + nf + j], sizeof bufs[0], "g%02u", j);
+	for (uint32_t k = 1; k < 1 + nf + ng; k++)
 		names[k] = bufs[k];
 	tp_init(p, "raii", "./wide"); /* not base(): its file table has 16 names */
 	p->pid = 78;
 	p->start_ns = 1700000000000000000ull;
 	p->end_ns = 1700000001000000000ull;
 	p->threads = 1;
-	tp_names(p, 66, names, NULL, NULL);
-	for (uint32_t i = 0; i < 40; i++)
-		for (uint32_t j = 0; j < 25; j++)
-			tp_path(p, (i * 25 + j) * 31 % 97 + 1, TP_IDX(0, 1 + i, 41 + j), NULL);
+	tp_names(p, 1 + nf + ng, names, NULL, NULL);
+	for (uint32_t i = 0; i < nf; i++)
+		for (uint32_t j = 0; j < ng; j++)
+			tp_path(p, (i * ng + j) * 31 % 97 + 1, TP_IDX(0, 1 + i, 1 + nf + j), NULL);
 	finish(p);
 }
 
@@ -161,7 +162,7 @@ int main(int argc, char **argv)
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo"))
@@ -169,12 +170,14 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "hostile"))
 		hostile(&p);
 	else if (!strcmp(argv[1], "wide"))
-		wide(&p);
+		wide(&p, 40, 25);
+	else if (!strcmp(argv[1], "wide10k"))
+		wide(&p, 100, 100);
 	else if (!strncmp(argv[1], "diff-", 5) && (argv[1][5] == 'a' || argv[1][5] == 'b') &&
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
