@@ -331,6 +331,7 @@ function renderHistAB(ma, mb, name) {
 	const h = $('hist');
 	h.replaceChildren();
 	h.classList.add('ab');
+	yAxis(0, function () { return ''; });
 	const ms = [ma, mb].map(function (m) { return m && m.count ? m : null; });
 	$('hist-title').textContent = 'Histograms of the inclusive time of "' + name + '": A (grey) ' +
 		(ms[0] ? ms[0].count : 0) + ', B (colour) ' + (ms[1] ? ms[1].count : 0) +
@@ -344,6 +345,7 @@ function renderHistAB(ma, mb, name) {
 	present.forEach(function (m) {
 		m.bins.forEach(function (c) { top = Math.max(top, c / m.count); });
 	});
+	yAxis(top, function (v) { return (100 * v).toFixed(1) + '%'; });
 	for (let b = lo; b <= hi; b++) {
 		const pair = el('div', 'pair');
 		ms.forEach(function (m, side) {

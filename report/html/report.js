@@ -447,10 +447,17 @@
 
 	/* Every bucket from the lowest to the highest non-empty one, so gaps show
 	 * as gaps; heights are counts relative to the fullest bucket. */
+	/* The y axis: the tallest bar's value at the top, half of it midway. */
+	function yAxis(top, fmt) {
+		$('hist-ytop').textContent = fmt(top);
+		$('hist-ymid').textContent = fmt(top / 2);
+	}
+
 	function renderHist(m, name) {
 		const h = $('hist');
 		h.replaceChildren();
 		h.classList.remove('ab');
+		yAxis(0, function () { return ''; });
 		$('hist-title').textContent = 'Histogram of the inclusive time of "' + name + '": ' + m.count +
 			' timed calls, log-linear buckets';
 		if (!m.count)
@@ -458,6 +465,7 @@
 		const lo = m.sorted[0], hi = m.sorted[m.sorted.length - 1];
 		let top = 0;
 		m.bins.forEach(function (c) { top = Math.max(top, c); });
+		yAxis(top, function (v) { return fmtCount(Math.round(v * 10) / 10) + ' calls'; });
 		for (let b = lo; b <= hi; b++) {
 			const c = m.bins.get(b) || 0;
 			const bar = el('div', c ? 'bar' : 'bar empty');

@@ -106,6 +106,10 @@ async function demo(browser) {
 	eq('work mean', rows[1][2], String(roundEven(work.incl.sum_ticks / rate / work.incl.count)));
 	const bars = await page.$$eval('#hist .bar:not(.empty)', (b) => b.length);
 	eq('work histogram bars', bars, work.incl.bins.length);
+	/* the y axis: the tallest bucket's count at the top, half of it midway */
+	const topBin = Math.max.apply(null, work.incl.bins.map((b) => b[1])); // [bucket, count]
+	eq('histogram y axis', [await page.textContent('#hist-ytop'), await page.textContent('#hist-ymid')],
+		[topBin + ' calls', (Math.round(topBin / 2 * 10) / 10) + ' calls']);
 
 	/* The click on work zoomed into it: work spans the graph, main above
 	 * it too; a click on the top frame zooms back out. */
