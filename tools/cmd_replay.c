@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pathprof/frontend.h>
 #include "cli.h"
@@ -28,6 +29,7 @@ static const char help_text[] =
 	"  --bench[=N]        replay N times (default 10) on fresh slabs and print,\n"
 	"                     per operation (enter, leave, leaf record, root, first\n"
 	"                     sight), calls, total and mean ns, and a TOTAL row\n"
+	"                     (the repetition running shows on a terminal)\n"
 	"  --chunks           list the complete chunks found (byte offset, stream,\n"
 	"                     sequence, payload bytes, events; a '#' header line\n"
 	"                     names the columns) instead of replaying\n"
@@ -505,9 +507,17 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (reps) {
 		bench_t b = {0};
-		for (uint64_t i = 0; i < reps; i++)
+		/* a long bench says where it is, on a terminal only */
+		int progress = isatty(STDERR_FILENO);
+		for (uint64_t i = 0; i < reps; i++) {
+			if (progress)
+				fprintf(stderr, "\rreplay --bench: repetition %llu of %llu",
+					(unsigned long long)i + 1, (unsigned long long)reps);
 			if (run(&r, &b) != 0)
 				goto done;
+		}
+		if (progress)
+			fputs("\r\033[K", stderr);
 		double tpn = pp__clock_ticks_per_ns();
 		status = print_bench(&r, &b, reps, tpn, pair_overhead(tpn));
 		if (status != CLI_OK || !out)

@@ -63,6 +63,16 @@ for k in enter leave 'leaf record' root 'first sight' TOTAL; do
 	grep -q "^$k " "$dir/bench" || fail "--bench lacks '$k': $(cat "$dir/bench")"
 done
 same_profile "$dir/on.pathprof" "$dir/bench.replay" "--bench then -o"
+# On a terminal (script(1) gives it one) --bench says which repetition runs;
+# redirected, as above, it says nothing on stderr.
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$pp' replay --bench=3 '$dir/on.trace'" /dev/null >"$dir/bench.tty" 2>&1 ||
+		fail "replay --bench on a terminal exit $?"
+	grep -q "replay --bench: repetition 3 of 3" "$dir/bench.tty" ||
+		fail "--bench on a terminal shows no progress"
+fi
+"$pp" replay --bench=2 "$dir/on.trace" >/dev/null 2>"$dir/bench.err" || fail "replay --bench=2"
+[ ! -s "$dir/bench.err" ] || fail "--bench wrote progress to a file: $(cat "$dir/bench.err")"
 
 # Usage errors.
 "$pp" replay >/dev/null 2>&1; [ $? = 2 ] || fail "replay without args: not 2"
