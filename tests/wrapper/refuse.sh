@@ -23,7 +23,8 @@ refuse() { # expected-line wrapper-args...
 	want=$1
 	shift
 	rm -f out.o
-	"$wrapper" "$@" >stdout 2>stderr
+	# shellcheck disable=SC2086 # $wrapper may be "sh FILE"
+	$wrapper "$@" >stdout 2>stderr
 	st=$?
 	got=$(cat stderr)
 	if [ "$st" -ne 2 ] || [ "$got" != "$want" ] || [ -s stdout ] || [ -e out.o ]; then
@@ -68,4 +69,13 @@ else
 	refuse "pathprof-cc: the plugin injector is not available: no pkg-config module pathprof-plugin in $build/meson-uninstalled (pathprof was built without it)." \
 		--via=plugin clang -c x.c -o out.o
 fi
+# The installed-name wrapper whose prefix holds no pathprof (not installed
+# yet): it says so, rather than that pathprof was built without the injector.
+sed "s|^pcdir=.*|pcdir='$work/no-prefix'|" "$(dirname "$wrapper")/pathprof-cc" >pathprof-cc
+wrapper_saved=$wrapper wrapper="env -u PKG_CONFIG_PATH sh pathprof-cc"
+# (no PKG_CONFIG_PATH: the build tree's modules must not answer for the prefix)
+refuse "pathprof-cc: pathprof is not installed where this wrapper looks ($work/no-prefix has no pathprof.pc): run 'meson install', or use tools/pathprof-cc-uninstalled from the build tree." \
+	--via=cyg gcc -c x.c -o out.o
+wrapper=$wrapper_saved
+
 [ "$fails" -eq 0 ] || { echo "refuse.sh: $fails refusal(s) wrong"; exit 1; }
