@@ -89,4 +89,12 @@ int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 int pp__report_pprof(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		     const pp__row_t *rows, size_t n);
 
+/* The HTML page's size budget (html_budget.c): q gets p's metadata, the
+ * first keep of the n rows' paths and one "(other)" path per parent of the
+ * rest, and the nodes of the kept paths. 0, or -1 out of memory. Free with
+ * pp__html_budget_free(q, min(keep, n)). */
+int pp__html_budget(const pp_profile_t *p, const pp__row_t *rows, size_t n, size_t keep,
+		    pp_profile_t *q);
+void pp__html_budget_free(pp_profile_t *q, uint32_t shared_paths);
+
 #endif

@@ -45,6 +45,18 @@
 	const totalTime = diff ? diff.b.total_ns_per_run : data.gated_ns;
 	const anyTimed = data.nodes.length > 0 || (diff && dataA.nodes.length > 0);
 
+	/* Above the page's size budget the report carried the heaviest paths
+	 * and summed the rest in "(other)" paths (report/html_budget.c). */
+	const budget = block('pp-budget');
+	if (budget) {
+		const note = document.getElementById('budget-note');
+		note.textContent = 'This page carries the ' + budget.kept + ' heaviest of ' + budget.paths +
+			' paths; the leaf returns of the other ' + (budget.paths - budget.kept) +
+			' are summed in "(other)" frames under their parents (their time is not drawn). ' +
+			'pathprof report --format json has every path.';
+		note.hidden = false;
+	}
+
 	const state = {
 		weight: anyTimed ? 'time' : 'count',
 		search: '',

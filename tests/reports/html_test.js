@@ -11,7 +11,8 @@
 const path = require('path');
 const fs = require('fs');
 
-const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml] = process.argv.slice(2);
+const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml, hugeHtml] =
+	process.argv.slice(2);
 const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
 
 let failures = 0;
@@ -236,6 +237,30 @@ async function wide(browser) {
 	await context.close();
 }
 
+/* 100 000 paths: the page carries the 10 000 heaviest and "(other)" paths
+ * holding the rest's leaf returns (every leaf return still counted), says
+ * so, stays small and loads. */
+async function huge(browser) {
+	const size = fs.statSync(hugeHtml).size;
+	const t0 = Date.now();
+	const { page, seen, context } = await open(browser, hugeHtml);
+	const loadMs = Date.now() - t0;
+	console.log('wide100k: 100000 paths, page ' + size + ' bytes, loaded in ' + loadMs + ' ms');
+	if (size > 8e6)
+		fail('wide100k: page of ' + size + ' bytes');
+	eq('wide100k: note', await page.textContent('#budget-note'),
+		'This page carries the 10000 heaviest of 100000 paths; the leaf returns of the other 90000 ' +
+		'are summed in "(other)" frames under their parents (their time is not drawn). ' +
+		'pathprof report --format json has every path.');
+	const data = await page.evaluate(() => JSON.parse(document.getElementById('pp-data').textContent));
+	const others = data.paths.filter((p) => p.path[p.path.length - 1] === '(other)');
+	eq('wide100k: kept paths', data.paths.length - others.length, 10000);
+	eq('wide100k: leaf returns kept', data.paths.reduce((a, p) => a + p.count, 0), data.total_count);
+	await checkNoOverlap(page, 'wide100k');
+	checkClean('wide100k', seen);
+	await context.close();
+}
+
 /* Frame of a path's leaf: its id is the path's own. */
 function leafFrame(d) { return '#p' + d.id; }
 
@@ -359,6 +384,7 @@ async function diffPage(browser) {
 		await hostile(browser);
 		await diffPage(browser);
 		await wide(browser);
+		await huge(browser);
 	} catch (e) {
 		fail(e.stack || String(e));
 	}

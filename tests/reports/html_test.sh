@@ -37,5 +37,8 @@ done
 # 10 000 paths: more frames than the graph can draw
 "$mkprof" wide10k "$work/wide10k.pathprof" || fail "mkprof wide10k"
 "$pp" report --format html -o "$work/wide10k.html" "$work/wide10k.pathprof" || fail "report --format html wide10k"
+# 100 000 paths: more than a page carries
+"$mkprof" wide100k "$work/wide100k.pathprof" || fail "mkprof wide100k"
+"$pp" report --format html -o "$work/wide100k.html" "$work/wide100k.pathprof" || fail "report --format html wide100k"
 exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
-	"$work/diff.html" "$work/diff.json" "$work/screenshots" "$work/wide10k.html"
+	"$work/diff.html" "$work/diff.json" "$work/screenshots" "$work/wide10k.html" "$work/wide100k.html"

@@ -5,7 +5,7 @@
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|hostile|wide|wide10k|diff-a|diff-b FILE */
+ * usage: mkprof demo|hostile|wide|wide10k|wide100k|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,14 +89,15 @@ static void hostile(pp_profile_t *p)
 
 /* Paths sorted by id, as every writer keeps them (diff looks them up), and
  * the totals they make. */
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const pp_ppath_t *)a)->id, y = ((const pp_ppath_t *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
 static void finish(pp_profile_t *p)
 {
-	for (uint32_t i = 1; i < p->npaths; i++)
-		for (uint32_t j = i; j > 0 && p->paths[j - 1].id > p->paths[j].id; j--) {
-			pp_ppath_t x = p->paths[j];
-			p->paths[j] = p->paths[j - 1];
-			p->paths[j - 1] = x;
-		}
+	qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		p->events += p->paths[i].count;
 		p->records += p->paths[i].count;
@@ -133,14 +134,15 @@ static void diff_pair(pp_profile_t *p, int b)
 
 /* nf x ng untimed paths main > fNN > gNN, counts 1..97: `wide` (40 x 25,
  * 1000 paths) has more nodes than a DOT graph shows by default, `wide10k`
- * (100 x 100) more frames than a flame graph can draw. */
+ * (100 x 100) more frames than a flame graph can draw, `wide100k` (1000 x
+ * 100) more paths than an HTML page carries. */
 static void wide(pp_profile_t *p, uint32_t nf, uint32_t ng)
 {
-	static char bufs[201][8];
-	const char *names[201];
+	static char bufs[1101][8];
+	const char *names[1101];
 	names[0] = "main";
 	for (uint32_t i = 0; i < nf; i++)
-		snprintf(bufs[1 + i], sizeof bufs[0], "f%02u", i);
+		snprintf(bufs[1 + i], sizeof bufs[0], "f%02u", i % 1000);
 	for (uint32_t j = 0; j < ng; j++)
 		snprintf(bufs[1 + nf + j], sizeof bufs[0], "g%02u", j);
 	for (uint32_t k = 1; k < 1 + nf + ng; k++)
@@ -162,7 +164,7 @@ int main(int argc, char **argv)
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo"))
@@ -173,11 +175,13 @@ int main(int argc, char **argv)
 		wide(&p, 40, 25);
 	else if (!strcmp(argv[1], "wide10k"))
 		wide(&p, 100, 100);
+	else if (!strcmp(argv[1], "wide100k"))
+		wide(&p, 1000, 100);
 	else if (!strncmp(argv[1], "diff-", 5) && (argv[1][5] == 'a' || argv[1][5] == 'b') &&
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
