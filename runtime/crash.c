@@ -190,8 +190,12 @@ static PP_NOINSTR void on_fatal(int sig, siginfo_t *si, void *uc)
 	int saved = errno;
 	pp__shm_crashed(sig);
 	if (!__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
+		/* the naming thread out of its pass first: it resolves names
+		 * with malloc and the symbolizer, whose locks the copy needs */
+		pp__shm_hold(2000);
 		if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
 			dump_at_crash(sig);
+		pp__shm_release();
 		__atomic_store_n(&dumped, 1, __ATOMIC_RELEASE);
 	} else {
 		/* another thread crashed first: let it finish the profile */

@@ -180,11 +180,41 @@ static void publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name, const
 }
 
 /* Name every key not yet published and refresh the header's totals. */
+/* The fatal-signal handler's copy of the process must not inherit a lock
+ * or a malloc arena this thread holds half-way through a pass: at a crash
+ * passes are held off (held_off) and the handler waits for the one running
+ * (in_pass) to end. Sequentially consistent, both sides store then load. */
+static int held_off, in_pass;
+
+static void name_pass_locked(pp__shm_hdr_t *h);
+
 static void name_pass(void)
 {
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (!h || finished)
 		return;
+	__atomic_store_n(&in_pass, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&held_off, __ATOMIC_SEQ_CST))
+		name_pass_locked(h);
+	__atomic_store_n(&in_pass, 0, __ATOMIC_SEQ_CST);
+}
+
+void pp__shm_hold(long max_ms)
+{
+	__atomic_store_n(&held_off, 1, __ATOMIC_SEQ_CST);
+	for (long ms = 0; ms < max_ms && __atomic_load_n(&in_pass, __ATOMIC_SEQ_CST); ms++) {
+		struct timespec d = {0, 1000000L};
+		nanosleep(&d, NULL);
+	}
+}
+
+void pp__shm_release(void)
+{
+	__atomic_store_n(&held_off, 0, __ATOMIC_SEQ_CST);
+}
+
+static void name_pass_locked(pp__shm_hdr_t *h)
+{
 	/* alive now: a reader of a killed writer ends its run here at least,
 	 * even if the kill lands inside this pass */
 	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);

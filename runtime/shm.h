@@ -64,6 +64,15 @@ typedef struct pp__shm_name {
  * exported. Async-signal-safe (one store). */
 void pp__shm_crashed(int sig);
 
+/* A fatal signal: no naming pass starts from now on, and the one running is
+ * waited for (at most max_ms), so that the copy that writes the profile
+ * inherits none of its locks. Async-signal-safe. */
+void pp__shm_hold(long max_ms);
+
+/* The profile is written: passes may run again (a program whose own handler
+ * lets it go on after the signal). */
+void pp__shm_release(void);
+
 /* A thread recorded a new path: ask the namer for a pass now. At most one
  * futex wake per pass; async-signal-safe. */
 void pp__shm_nudge(void);
