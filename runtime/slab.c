@@ -436,9 +436,10 @@ void pp__slab_reset_all(void)
 		live += s->live;
 	__atomic_store_n(&threads_seen, live, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&slab_lock);
-	pp__g.skipped = 0;
-	pp__g.unprofiled_threads = 0;
-	pp__g.signal_skipped = 0;
+	/* atomic: the naming thread reads them concurrently */
+	__atomic_store_n(&pp__g.skipped, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&pp__g.unprofiled_threads, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&pp__g.signal_skipped, 0, __ATOMIC_RELAXED);
 	/* Counts went down: a live reader must not take the drop for a rate. */
 	if (pp__arena.hdr)
 		__atomic_fetch_add(&pp__arena.hdr->generation, 1, __ATOMIC_RELEASE);
