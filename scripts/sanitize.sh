@@ -16,6 +16,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # which TSan refuses by default after a multi-threaded fork.
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:die_after_fork=0
 export LSAN_OPTIONS=print_suppressions=0
+# No default live segment under the sanitizers: its naming thread's
+# allocations hold the sanitizer allocator's locks, which the fatal-signal
+# handler's raw clone can inherit (tests/crash under asan-clang then waits
+# out its 20 s). Tests of the segment name it (or unset this themselves).
+export PATHPROF_SHM=off
 
 # Tests that build programs themselves (tests/frontends/run.sh, tests/xray)
 # call gcc/clang by name and link libpathprof.a, whose objects then need the
