@@ -32,7 +32,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include <pathprof/pathprof.h>
 #include "runtime.h"
 #include "shm.h"
 
@@ -95,7 +94,7 @@ static void say(const char *s)
 
 static PP_NOINSTR void dump_and_exit(void)
 {
-	int rc = pp_dump(NULL);
+	int rc = pp__dump(NULL);
 	if (rc == 0)
 		pp__shm_discard(); /* the profile holds it all now */
 	_exit(rc == 0 ? 0 : 1);

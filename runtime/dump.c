@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pathprof/pathprof.h>
 #include "map.h"
 #include "profile.h"
 #include "runtime.h"
@@ -182,7 +181,6 @@ static int add_record(collect_t *c, int fe, const pp__path_t *rp)
 
 int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 {
-	pp__init();
 	memset(p, 0, sizeof *p);
 	collect_t c = {.p = p, .res = pp__resolver_open(),
 		       .paths = {.items = &p->paths, .n = &p->npaths},
@@ -255,7 +253,7 @@ static void out_path(const char *path, char *buf, size_t n)
 		snprintf(buf, n, "%s", pp__g.out);
 }
 
-int pp_dump(const char *path)
+int pp__dump(const char *path)
 {
 	char file[4200], err[512];
 	pp_profile_t p;
@@ -275,7 +273,7 @@ int pp_dump(const char *path)
 	return rc;
 }
 
-void pp_summary(FILE *out, int n)
+void pp__summary(FILE *out, int n)
 {
 	char err[512];
 	pp_profile_t p;
@@ -294,7 +292,7 @@ void pp_summary(FILE *out, int n)
 static void exit_dump(void)
 {
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
-		pp_dump(NULL);
+		pp__dump(NULL);
 }
 
 void pp__hook_exit(void)
@@ -305,9 +303,8 @@ void pp__hook_exit(void)
 	atexit(exit_dump);
 }
 
-void pp_disable_exit_dump(void)
+void pp__disable_exit_dump(void)
 {
-	pp__init();
 	__atomic_store_n(&pp__g.exit_dump_hooked, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&pp__g.exit_dump, 0, __ATOMIC_RELEASE);
 }

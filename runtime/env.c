@@ -8,13 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pathprof/pathprof.h>
 #include "runtime.h"
 #include "shm.h"
 #include "slab.h"
 #include "trace.h"
 
-pp__global_t pp__g;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /* Plain decimal digits within [lo, hi]. strtoull alone would also take
@@ -73,7 +71,7 @@ void pp__env_load(void)
 	if (s && *s) {
 		uint32_t mode = PP_TIMING_OFF, n = pp__mode.sample_n;
 		if (pp__parse_timing(s, &mode, &n) == 0)
-			pp_set_timing(mode, n);
+			pp__set_timing(mode, n);
 		else
 			pp__warn("PATHPROF_TIMING=%s: expected off, on or sample:N (N >= 1); using off", s);
 	}
@@ -109,7 +107,8 @@ static void after_fork_child(void)
 	pp__g.pid = (uint64_t)getpid();
 	pp__g.start_ns = pp__realtime_ns();
 	pp__clock_start();
-	pp__slab_after_fork();
+	pp__shm_after_fork();
+	pp__shm_export_after_fork(pp__slab_after_fork());
 }
 
 static void init(void)
@@ -119,6 +118,8 @@ static void init(void)
 	pp__clock_start();
 	pp__env_load();
 	pthread_atfork(NULL, NULL, after_fork_child);
+	if (pp__config.shm[0])
+		pp__shm_export_arm();
 	if (pp__g.crash_dump)
 		pp__crash_arm();
 	/* An explicit PATHPROF_OUT is a request for a profile even when no gate
@@ -135,4 +136,14 @@ void pp__init(void)
 __attribute__((constructor(101))) PP_NOINSTR static void init_at_load(void)
 {
 	pp__init();
+}
+
+int pp__thread_start(pp__tls_t *t, int fe)
+{
+	pp__init();
+	if (pp__thread_register(t, fe) != 0)
+		return -1;
+	pp__crash_thread(&((pp__slab_t *)t->slab)->altstack);
+	pp__hook_exit();
+	return 0;
 }

@@ -17,12 +17,8 @@
 #include "runtime.h"
 #include "shm.h"
 #include "slab.h"
+#include "thread_state.h"
 #include "trace.h"
-
-enum { ST_NEW = 0, ST_REGISTERING = 1, ST_LIVE = 2, ST_DEAD = 3 };
-
-PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
-PP_EXPORT pp__mode_t pp__mode = {PP_TIMING_OFF, 64};
 
 static __thread int in_slow PP_TLS_IE;
 
@@ -36,19 +32,6 @@ static inline uint32_t depth_of(const pp__tls_t *t)
 	return PP__DS_DEPTH(t->dstate);
 }
 
-/* The switches of the inline gate, from the thread's state: the limit is
- * the bound times the frame size, or 0 (every gate out of line) while
- * recording, inside a timed event, or with frames beyond the bound open;
- * tlimit lets the gates of a timed event, when nothing else is rare, take
- * their own lean way under the same bound. */
-static inline void set_limits(pp__tls_t *t)
-{
-	uint32_t bound = pp__config.depth * PP__FRAME_BYTES;
-	int rare = t->trace || t->timing_now || t->excess;
-	t->limit = rare ? 0 : bound;
-	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess ? bound : 0;
-}
-
 /* Beyond the bound: skip the frame but keep its parent from passing for a
  * leaf, and count it. */
 static void skip_frame(pp__tls_t *t, uint64_t sp)
@@ -57,7 +40,7 @@ static void skip_frame(pp__tls_t *t, uint64_t sp)
 	slab_of(t)->drops_depth++;
 	if (t->excess++ == 0)
 		t->excess_sp = sp;
-	set_limits(t);
+	pp__set_limits(t);
 }
 
 /* Skipped frames all lie at or below the outermost one's address: a gate
@@ -69,7 +52,7 @@ static void drop_dead_excess(pp__tls_t *t, uint64_t sp)
 	if (t->excess && sp != PP__SP_NONE && sp > t->excess_sp) {
 		slab_of(t)->unmatched += t->excess;
 		t->excess = 0;
-		set_limits(t);
+		pp__set_limits(t);
 	}
 }
 
@@ -88,12 +71,12 @@ static void push_timed(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 	if (hb == PP__SEED && !given && t->timing_now) {
 		/* a stale decision: a signal handler's event inside a timed one */
 		t->timing_now = 0;
-		set_limits(t);
+		pp__set_limits(t);
 	}
 	pp__frame_t *f = pp__push_frame(t, t->dstate, key, fe, sp, ra, !given);
 	if (given && hb == PP__SEED) {
 		t->timing_now = PP__TIMING && timed;
-		set_limits(t);
+		pp__set_limits(t);
 	}
 	if (PP__TIMING && t->timing_now && (given || hb != PP__SEED)) {
 		f->kids = 0;
@@ -121,7 +104,7 @@ void pp__event_timing(pp__tls_t *t, pp__frame_t *f)
 	if (t->trace || !decide_timing(t))
 		return; /* a recorded thread decides in traced_enter */
 	t->timing_now = 1;
-	set_limits(t);
+	pp__set_limits(t);
 	f->kids = 0;
 	f->t = pp_ticks();
 }
@@ -150,7 +133,7 @@ static void drop_frames(pp__tls_t *t, uint32_t keep)
 		slab_of(t)->unmatched++;
 		if (f->hash_before == PP__SEED && t->timing_now) {
 			t->timing_now = 0; /* the timed event's root is gone */
-			set_limits(t);
+			pp__set_limits(t);
 		}
 	}
 }
@@ -223,7 +206,7 @@ void pp__gate_leave_at(pp__tls_t *t, uint64_t at)
 {
 	if (t->excess) {
 		if (--t->excess == 0)
-			set_limits(t);
+			pp__set_limits(t);
 		t->dstate &= ~1u;
 		return;
 	}
@@ -237,19 +220,7 @@ void pp__gate_root(pp__tls_t *t)
 	t->excess = 0;
 	t->excess_sp = 0;
 	t->timing_now = 0;
-	set_limits(t);
-}
-
-int pp__gate_live(const pp__tls_t *t)
-{
-	return t->state == ST_LIVE;
-}
-
-void pp__gate_untrace(pp__tls_t *t)
-{
-	t->trace = NULL;
-	if (t->state == ST_LIVE)
-		set_limits(t);
+	pp__set_limits(t);
 }
 
 /* A recorded gate: take the timing decision and read the clock here, record
@@ -293,7 +264,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	int saved = errno;
 	int untimed = fe & PP__FE_UNTIMED;
 	fe &= ~PP__FE_UNTIMED;
-	if (PP_LIKELY(t->state == ST_LIVE)) {
+	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
 		if (t->trace) {
@@ -306,30 +277,30 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 			else
 				enter_checked(t, key, fe | untimed, sp, ra);
 		}
-	} else if (t->state == ST_NEW) {
-		t->state = ST_REGISTERING;
-		if (pp__thread_register(t, fe) == 0) {
-			t->state = ST_LIVE;
+	} else if (t->state == PP__ST_NEW) {
+		t->state = PP__ST_REGISTERING;
+		if (pp__thread_start(t, fe) == 0) {
+			t->state = PP__ST_LIVE;
 			t->excess = 0;
 			t->timing_now = 0;
 			if (pp__trace_armed)
 				pp__trace_attach(t, fe);
-			set_limits(t);
+			pp__set_limits(t);
 			if (t->trace)
 				traced_enter(t, key, fe);
 			else
 				enter_checked(t, key, fe | untimed, sp, ra);
 		} else {
-			t->state = ST_DEAD;
+			t->state = PP__ST_DEAD;
 			__atomic_fetch_add(&pp__g.unprofiled_threads, 1, __ATOMIC_RELAXED);
 			__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
 			t->excess++;
 			t->limit = 0;
 		}
 	} else {
-		/* ST_REGISTERING: a signal handler's gate while its thread
-		 * registers; ST_DEAD: a thread that could not. */
-		__atomic_fetch_add(t->state == ST_REGISTERING ? &pp__g.signal_skipped : &pp__g.skipped,
+		/* PP__ST_REGISTERING: a signal handler's gate while its thread
+		 * registers; PP__ST_DEAD: a thread that could not. */
+		__atomic_fetch_add(t->state == PP__ST_REGISTERING ? &pp__g.signal_skipped : &pp__g.skipped,
 				   1, __ATOMIC_RELAXED);
 		t->excess++;
 		t->limit = 0;
@@ -344,7 +315,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 void pp__leave_slow(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
-	if (PP_LIKELY(t->state == ST_LIVE)) {
+	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		uint64_t now = PP__TIMING && t->timing_now ? pp_ticks() : 0;
 		int saved = errno;
 		if (t->trace && pp__trace_stopped())
@@ -484,7 +455,7 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
 void pp_root(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state != ST_LIVE)
+	if (t->state != PP__ST_LIVE)
 		return;
 	if (t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
 		pp__trace_put(t->trace, PP_EV_ROOT, 0, 0);
@@ -493,24 +464,10 @@ void pp_root(void)
 	pp__gate_root(t);
 }
 
-int pp_set_timing(enum pp_timing mode, unsigned sample_n)
-{
-	if (mode == PP_TIMING_SAMPLE && sample_n == 0)
-		return -1;
-	if (mode != PP_TIMING_OFF && mode != PP_TIMING_ON && mode != PP_TIMING_SAMPLE)
-		return -1;
-	if (mode == PP_TIMING_SAMPLE && sample_n == 1)
-		mode = PP_TIMING_ON;
-	if (mode == PP_TIMING_SAMPLE)
-		__atomic_store_n(&pp__mode.sample_n, sample_n, __ATOMIC_RELAXED);
-	__atomic_store_n(&pp__mode.timing, (uint32_t)mode, __ATOMIC_RELAXED);
-	return 0;
-}
-
 void pp_reset(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state == ST_LIVE && t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
+	if (t->state == PP__ST_LIVE && t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
 		pp__trace_put(t->trace, PP_EV_RESET, 0, 0);
 		pp__trace_end(t->trace);
 	}
@@ -563,7 +520,7 @@ static PP_NOINLINE void pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 	finish_pop(t, v);
 	if (root) {
 		t->timing_now = 0;
-		set_limits(t);
+		pp__set_limits(t);
 	}
 }
 
@@ -607,5 +564,5 @@ void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 		return;
 	}
 	t->timing_now = 0; /* the event's root: the timed event ends */
-	set_limits(t);
+	pp__set_limits(t);
 }

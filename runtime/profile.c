@@ -4,7 +4,7 @@
  * another version or a crashed run. Field-by-field layout: docs/file-format.md. */
 #include "profile_impl.h"
 
-#include <pathprof/gate.h>
+#include <pathprof/state.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
-#include <pathprof/gate.h>
+#include <pathprof/state.h>
 #include "profile.h"
 
 typedef struct pp__global {
@@ -28,8 +28,24 @@ typedef struct pp__global {
 
 extern pp__global_t pp__g;
 
-/* One-time start-up (environment, clock); safe to call from anywhere. */
+/* One-time start-up (env.c): environment, clock, fatal signals. The
+ * constructor runs it; the public calls (api.c) and a thread's first gate
+ * (pp__thread_start) run it too, in case they come first (another library's
+ * constructor). Subsystems never call it: start-up calls them. */
 void pp__init(void);
+
+/* A thread's first gate (env.c): start-up, then its slab, its signal stack
+ * and the at-exit dump. 0, or -1 when it runs unprofiled. */
+int pp__thread_start(pp__tls_t *t, int fe);
+
+/* pp_set_timing() without the start-up (state.c). */
+int pp__set_timing(enum pp_timing mode, unsigned sample_n);
+
+/* The bodies of the public calls of the same name (dump.c); api.c runs
+ * start-up first. */
+int pp__dump(const char *path);
+void pp__summary(FILE *out, int n);
+void pp__disable_exit_dump(void);
 
 /* Read PATHPROF_* into pp__config, pp__mode and pp__g; warns once per bad
  * variable and keeps the default. */

@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <pathprof/live.h>
 #include "map.h"
 #include "runtime.h"
 #include "shm.h"
@@ -139,15 +138,6 @@ int pp__shm_create(const char *object, size_t size)
 		return -1;
 	}
 	return fd;
-}
-
-void pp__shm_note_used(pp__shm_hdr_t *h, uint64_t end)
-{
-	uint64_t cur = __atomic_load_n(&h->used, __ATOMIC_RELAXED);
-	while (cur < end &&
-	       !__atomic_compare_exchange_n(&h->used, &cur, end, 1, __ATOMIC_RELEASE,
-					    __ATOMIC_RELAXED))
-		;
 }
 
 /* ---- names ---- */
@@ -443,9 +433,4 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 				 object);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
-}
-
-int pp_shm_export(const char *name, unsigned flags)
-{
-	return pp__arena_export(name, (flags & PP_SHM_KEEP) != 0);
 }

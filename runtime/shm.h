@@ -10,53 +10,7 @@
 #include <stddef.h>
 #include "profile.h"
 
-#define PP__SHM_MAGIC "PPLIVE\r\n"
-/* Bumped whenever the header or any structure a reader walks (slab, path,
- * segment timing, name record) changes shape. */
-#define PP__SHM_VERSION 3u /* 2: one timing record per node (self time); 3: histogram cells (hist.h) */
-
-enum { PP__SHM_RUNNING = 1, PP__SHM_EXITED = 2 };
-
-/* At arena offset 0. Only the writer stores here; every 64-bit field is
- * naturally aligned so a reader's plain load never tears. Pointers the
- * reader follows are the writer's addresses: subtract base, then check the
- * result against used before touching it. */
-typedef struct pp__shm_hdr {
-	char magic[8];
-	uint32_t version;
-	uint32_t header_size;
-	/* sizes of what a reader walks: must equal the reader's own */
-	uint32_t slab_size, path_size, segrt_size, name_size;
-	uint32_t hist_rows, hist_sub;
-	uint64_t arena_size; /* bytes of the object (mapping size) */
-	uint64_t used;       /* bytes handed out: no valid reference reaches beyond */
-	uint64_t base;       /* writer's address of offset 0 */
-	uint64_t pid;
-	uint64_t start_ns, exit_ns; /* CLOCK_REALTIME; exit_ns 0 while running */
-	uint64_t update_ns;  /* writer last known alive: export, each naming pass
-			      * (its start and end) */
-	uint64_t generation; /* bumped when counts may go down (pp_reset) */
-	uint64_t slabs;      /* writer address of the newest slab, 0 = none */
-	uint64_t names;      /* arena offset of the newest name record, 0 = none */
-	uint64_t threads;    /* threads that ever registered */
-	uint64_t skipped;    /* frames of threads that could not register */
-	double ticks_per_ns;
-	uint32_t frontend, timing, sample_n, state;
-	uint32_t crash_signal; /* set by the fatal-signal handler (crash.c) */
-	uint32_t pad;
-	uint64_t start_boot_ns; /* CLOCK_BOOTTIME when exporting began: tells the
-				 * writer from a later process given its pid */
-	char program[64];
-	char command[512];
-} pp__shm_hdr_t;
-
-/* The name of one key, appended by the writer's namer and never changed. */
-typedef struct pp__shm_name {
-	uint64_t next; /* arena offset of the previous record, 0 at the end */
-	uint64_t key;
-	uint32_t line, name_len, file_len, pad;
-	char text[]; /* name, NUL, file, NUL */
-} pp__shm_name_t;
+#include "segment.h"
 
 /* ---- writer ---- */
 
@@ -107,9 +61,16 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep);
  * there and its state may be half-updated). */
 void pp__shm_after_fork(void);
 
-/* Raise h->used to at least end (arena allocations call it before handing
- * memory out, so a reader never rejects a published reference). */
-void pp__shm_note_used(pp__shm_hdr_t *h, uint64_t end);
+/* Export the arena under pp__config.shm at its next allocation (start-up,
+ * a forked child): a process that only execs or exits never creates one. */
+void pp__shm_export_arm(void);
+
+/* In a forked child: a fresh lock, and the export armed again when the
+ * child got a fresh arena (fresh: pp__slab_after_fork()). */
+void pp__shm_export_after_fork(int fresh);
+
+/* pp_shm_export() without the start-up (api.c runs it first). */
+int pp__shm_export(const char *name, int keep);
 
 /* ---- reader ---- */
 

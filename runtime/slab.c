@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "runtime.h"
-#include "shm.h"
+#include "segment.h"
+#include "thread_state.h"
 #include "slab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
@@ -31,16 +32,12 @@ static pthread_key_t exit_key;
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
 static int arena_ok;
 
-/* Export: the configured name waits in pp__config.shm until the arena's next
- * allocation (or pp_shm_export) moves the arena into shared memory, so a
- * forked child that only execs or exits never creates a segment. */
-static pthread_mutex_t export_lock = PTHREAD_MUTEX_INITIALIZER;
-static int export_pending;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 /* The forking thread's shadow stack, copied before fork(): once the arena is
  * shared, the parent keeps writing those frames while the child starts. */
 static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
 static pp__frame_t *fork_frames;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+int (*pp__arena_pending)(void);
 static uint32_t fork_nframes;
 
 static void thread_exit(void *arg);
@@ -77,8 +74,6 @@ static void arena_reserve(void)
 		pp__warn("cannot create the thread-exit key; profiling is off");
 		return;
 	}
-	if (pp__config.shm[0])
-		__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);
 	arena_ok = 1;
 }
 
@@ -104,117 +99,16 @@ static void atfork_register(void)
 	pthread_atfork(fork_prepare, fork_parent, NULL);
 }
 
-/* Is the page all zero bytes? (A word loop: a zero page to compare with
- * would put 64 KiB into every profiled program's text.) */
-static int all_zero(const char *p, size_t n)
+void pp__slab_keep_fork_frames(void)
 {
-	const uint64_t *w = (const uint64_t *)(const void *)p;
-	for (size_t i = 0; i < n / 8; i++)
-		if (w[i])
-			return 0;
-	for (size_t i = n & ~(size_t)7; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
-/* Copy what is in use into the object, then map the object over the arena's
- * addresses: every pointer stays valid and nothing moves. Increments other
- * threads make between the copy and the remap are lost, so exporting a
- * running multi-threaded program is exact only for a caller with no rival
- * writers (PATHPROF_SHM exports before the first slab exists). */
-static int arena_to_shm(const char *name, int keep)
-{
-	char object[300];
-	pp__shm_object_name(name, object, sizeof object);
-	int fd = pp__shm_create(object, pp__arena.size);
-	if (fd < 0)
-		return -1;
-	size_t used = __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE);
-	if (used > pp__arena.size)
-		used = pp__arena.size;
-	long pg = sysconf(_SC_PAGESIZE);
-	int rc = fallocate(fd, 0, 0, (off_t)used);
-	/* Only pages with data are written: an untouched page of the
-	 * anonymous arena reads as the shared zero page and costs nothing. */
-	for (size_t off = PP__ARENA_HDR_BYTES; rc == 0 && off < used; off += (size_t)pg) {
-		size_t n = used - off < (size_t)pg ? used - off : (size_t)pg;
-		if (all_zero(pp__arena.base + off, n))
-			continue;
-		if (pwrite(fd, pp__arena.base + off, n, (off_t)off) != (ssize_t)n)
-			rc = -1;
-	}
-	if (rc == 0 && mmap(pp__arena.base, pp__arena.size, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0) == MAP_FAILED)
-		rc = -1;
-	if (rc != 0) {
-		pp__warn("%s: cannot export the arena: %s; the live view is off", object,
-			 strerror(errno));
-		shm_unlink(object);
-		close(fd);
-		return -1;
-	}
 	pthread_once(&atfork_once, atfork_register);
-	pp__shm_hdr_t *h = (pp__shm_hdr_t *)pp__arena.base;
-	pp__arena.fd = fd;
-	pp__shm_note_used(h, __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE));
-	__atomic_store_n(&h->slabs, (uint64_t)(uintptr_t)pp__slab_first(), __ATOMIC_RELEASE);
-	__atomic_store_n(&pp__arena.hdr, h, __ATOMIC_RELEASE);
-	pp__shm_start(h, object, keep);
-	return 0;
-}
-
-static int export_now(void)
-{
-	int rc = 0;
-	pthread_mutex_lock(&export_lock);
-	if (__atomic_load_n(&export_pending, __ATOMIC_ACQUIRE)) {
-		__atomic_store_n(&export_pending, 0, __ATOMIC_RELEASE);
-		rc = arena_to_shm(pp__config.shm, pp__config.shm_keep);
-	}
-	pthread_mutex_unlock(&export_lock);
-	return rc;
-}
-
-int pp__arena_export(const char *name, int keep)
-{
-	pp__init();
-	if (!pp__shm_name_ok(name)) {
-		pp__warn("'%s' is not a usable segment name (1-200 bytes, no '/' inside)",
-			 name ? name : "(null)");
-		return -1;
-	}
-	pthread_mutex_lock(&export_lock);
-	if (pp__arena.hdr && pp__config.shm_default) {
-		/* exported under the default name: the program's own wins */
-		int rc = pp__shm_rename(name, keep);
-		if (rc == 0) {
-			snprintf(pp__config.shm, sizeof pp__config.shm, "%s", name);
-			pp__config.shm_default = 0;
-		}
-		pthread_mutex_unlock(&export_lock);
-		return rc;
-	}
-	if (pp__arena.hdr) {
-		pthread_mutex_unlock(&export_lock);
-		pp__warn("the arena is already exported as %s", pp__config.shm);
-		return -1;
-	}
-	pp__config.shm_default = 0;
-	snprintf(pp__config.shm, sizeof pp__config.shm, "%s", name);
-	pp__config.shm_keep = keep;
-	pthread_mutex_unlock(&export_lock);
-	pthread_once(&arena_once, arena_reserve);
-	if (!arena_ok)
-		return -1;
-	__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);
-	return export_now();
 }
 
 void *pp__arena_alloc(size_t n)
 {
-	if (PP_UNLIKELY(__atomic_load_n(&export_pending, __ATOMIC_ACQUIRE)))
-		export_now();
+	int (*pending)(void) = __atomic_load_n(&pp__arena_pending, __ATOMIC_ACQUIRE);
+	if (PP_UNLIKELY(pending != NULL))
+		pending();
 	n = (n + 127) & ~(size_t)127;
 	size_t off = __atomic_fetch_add(&pp__arena.used, n, __ATOMIC_RELAXED);
 	if (off + n > pp__arena.size || off + n < off)
@@ -313,11 +207,15 @@ int pp__slab_renew_table(pp__slab_t *s)
 	return 0;
 }
 
+int pp__arena_ready(void)
+{
+	pthread_once(&arena_once, arena_reserve);
+	return arena_ok;
+}
+
 int pp__thread_register(pp__tls_t *t, int fe)
 {
-	pp__init();
-	pthread_once(&arena_once, arena_reserve);
-	if (!arena_ok)
+	if (!pp__arena_ready())
 		return -1;
 	pthread_mutex_lock(&slab_lock);
 	pp__slab_t *s = free_slabs;
@@ -355,7 +253,6 @@ int pp__thread_register(pp__tls_t *t, int fe)
 		return -1;
 	}
 	pthread_setspecific(exit_key, s);
-	pp__crash_thread(&s->altstack);
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;
@@ -364,7 +261,6 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	t->dstate = 0;
 	t->countdown = pp__mode.sample_n;
 	t->timing_now = 0;
-	pp__hook_exit();
 	return 0;
 }
 
@@ -377,7 +273,7 @@ static void thread_exit(void *arg)
 	pp__tls_t *t = &pp__tls;
 	t->limit = 0;
 	t->tlimit = 0;
-	t->state = 3;
+	t->state = PP__ST_DEAD;
 	t->excess = 0;
 	t->dstate = 0;
 	t->slab = NULL;
@@ -459,7 +355,6 @@ static void fresh_arena_after_fork(void)
 	close(pp__arena.fd);
 	pp__arena.fd = -1;
 	pp__arena.hdr = NULL;
-	pp__shm_after_fork();
 	all_slabs = free_slabs = NULL;
 	__atomic_store_n(&threads_seen, 0, __ATOMIC_RELAXED);
 	char *p = map_anon(pp__arena.size);
@@ -473,7 +368,7 @@ static void fresh_arena_after_fork(void)
 			/* Same as a thread that has exited: gates are skipped. */
 			t->limit = 0;
 			t->tlimit = 0;
-			t->state = 3;
+			t->state = PP__ST_DEAD;
 			t->excess = 0;
 			t->dstate = 0;
 			t->slab = NULL;
@@ -489,20 +384,17 @@ static void fresh_arena_after_fork(void)
 	t->table = s->table;
 	t->mask = s->mask;
 	pthread_setspecific(exit_key, s);
-	if (pp__config.shm[0])
-		__atomic_store_n(&export_pending, 1, __ATOMIC_RELEASE);
 }
 
-void pp__slab_after_fork(void)
+int pp__slab_after_fork(void)
 {
 	/* Only the forking thread exists in the child: every other live slab
 	 * belongs to a thread that is gone. The mutex may have been held by a
 	 * parent thread at fork time, so start from a fresh one. */
 	pthread_mutex_init(&slab_lock, NULL);
-	pthread_mutex_init(&export_lock, NULL);
 	if (pp__arena.fd >= 0) {
 		fresh_arena_after_fork();
-		return;
+		return 1;
 	}
 	pp__slab_t *mine = pp__tls.slab ? (pp__slab_t *)pp__tls.slab : NULL;
 	free_slabs = NULL;
@@ -518,4 +410,5 @@ void pp__slab_after_fork(void)
 	 * it drop every new path. */
 	if (mine && pp__slab_renew_table(mine) == 0)
 		pp__tls.table = mine->table;
+	return 0;
 }

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include <pathprof/gate.h>
+#include <pathprof/state.h>
 #include "hist.h"
 
 #define PP__SLAB_MAGIC 0x62616c73666f7270ull /* "prpfslab" */
@@ -78,8 +78,20 @@ typedef struct pp__config {
 
 extern pp__config_t pp__config;
 
+/* Reserve the arena (once). 1 when it is usable, 0 when profiling is off. */
+int pp__arena_ready(void);
+
 /* Carve n bytes (rounded to 64) from the arena; NULL when it is full. */
 void *pp__arena_alloc(size_t n);
+
+/* Run before the arena's next allocation hands memory out, then cleared by
+ * the function itself (the pending export, export.c). The arena knows no
+ * segment: the layer above arms it. */
+extern int (*pp__arena_pending)(void);
+
+/* Once the arena is shared, fork() must copy the forking thread's shadow
+ * stack for the child (the parent keeps writing it): export.c asks for it. */
+void pp__slab_keep_fork_frames(void);
 /* Arena offset reference of p in 128-byte units (p from pp__slab_alloc). */
 uint32_t pp__arena_ref(const void *p);
 void *pp__arena_ptr(uint32_t ref);
@@ -114,11 +126,8 @@ uint64_t pp__threads_seen(void);
  * threads that do not exist in the child are retired. When the parent
  * exports its arena, the child instead starts a fresh private arena (keeping
  * only its shadow stack) and exports it under its own name at its first
- * allocation, so it never writes into the parent's segment. */
-void pp__slab_after_fork(void);
-
-/* Place the arena in the shared-memory object name now (see pp_shm_export).
- * 0, or -1 with a warning printed. */
-int pp__arena_export(const char *name, int keep);
+ * allocation (the caller arms it), so it never writes into the parent's
+ * segment. */
+int pp__slab_after_fork(void); /* 1: a fresh arena (the parent's was exported) */
 
 #endif

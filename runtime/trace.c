@@ -13,11 +13,11 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <pathprof/pathprof.h>
 #include <pathprof/trace.h>
 #include "map.h"
 #include "runtime.h"
 #include "slab.h"
+#include "thread_state.h"
 #include "trace.h"
 
 /* 64 KiB a thread: ~20000 events between writes at ~3 bytes an event. */
@@ -484,9 +484,8 @@ void pp__trace_dumped(const pp_profile_t *pr)
 	flush_self();
 }
 
-int pp_trace_open(const char *path)
+int pp__trace_open(const char *path)
 {
-	pp__init();
 	if (__atomic_load_n(&pp__trace_armed, __ATOMIC_ACQUIRE)) {
 		pp__warn("pp_trace_open(%s): already recording to %s", path,
 			 file_name[0] ? file_name : path_fmt);

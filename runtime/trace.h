@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include <pathprof/gate.h>
+#include <pathprof/state.h>
 #include "profile.h"
 
 /* File: an 8-byte magic, u32 version, u32 header length, then chunks. */
@@ -81,13 +81,13 @@ void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, ui
  * flush the calling thread's chunk. */
 void pp__trace_dumped(const pp_profile_t *p);
 
+/* pp_trace_open() without the start-up (api.c runs it first). */
+int pp__trace_open(const char *path);
+
 /* --- gate semantics with caller-supplied time (gate.c) --- */
 void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at);
 void pp__gate_leave_at(pp__tls_t *t, uint64_t at);
 void pp__gate_root(pp__tls_t *t);
-/* Stop recording this thread (its buffer is the caller's to free). */
-void pp__gate_untrace(pp__tls_t *t);
-int pp__gate_live(const pp__tls_t *t);
 
 /* --- reader (trace_read.c) --- */
 

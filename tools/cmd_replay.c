@@ -129,7 +129,7 @@ static pp__tls_t *thread_state(slab_use_t *u, int have_ref, uint64_t ref)
 		u->tls[i] = t;
 		return t;
 	}
-	if (pp__thread_register(t, PP_FE_RAII) != 0) {
+	if (pp__thread_start(t, PP_FE_RAII) != 0) {
 		free(t);
 		return NULL;
 	}

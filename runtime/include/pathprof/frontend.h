@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <pathprof/compiler.h>
-#include <pathprof/gate.h>
+#include <pathprof/state.h>
 
 PP_EXTERN_C_BEGIN
 

@@ -1,0 +1,46 @@
+/* The public control calls (pathprof.h, trace.h, live.h) that need the
+ * runtime started: a library's constructor may call them before ours has
+ * run, so each runs start-up first, then hands over to its subsystem. The
+ * gate's own entry points (gate.c) start up at a thread's first gate. */
+#include <pathprof/live.h>
+#include <pathprof/pathprof.h>
+#include <pathprof/trace.h>
+#include "runtime.h"
+#include "shm.h"
+#include "trace.h"
+
+int pp_dump(const char *path)
+{
+	pp__init();
+	return pp__dump(path);
+}
+
+void pp_summary(FILE *out, int n)
+{
+	pp__init();
+	pp__summary(out, n);
+}
+
+void pp_disable_exit_dump(void)
+{
+	pp__init();
+	pp__disable_exit_dump();
+}
+
+int pp_set_timing(enum pp_timing mode, unsigned sample_n)
+{
+	pp__init();
+	return pp__set_timing(mode, sample_n);
+}
+
+int pp_trace_open(const char *path)
+{
+	pp__init();
+	return pp__trace_open(path);
+}
+
+int pp_shm_export(const char *name, unsigned flags)
+{
+	pp__init();
+	return pp__shm_export(name, (flags & PP_SHM_KEEP) != 0);
+}

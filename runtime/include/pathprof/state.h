@@ -1,0 +1,171 @@
+/* The state the inline gate works on: the per-thread state, open frames,
+ * path table slots and records, the process-wide timing mode, and the pure
+ * helpers the gate and the runtime share (tick read, hash step, slot index).
+ * Nothing here calls out of line, so the runtime's files below the gate
+ * include this, not gate.h. */
+#ifndef PATHPROF_STATE_H
+#define PATHPROF_STATE_H
+
+#include <stdint.h>
+#include <pathprof/compiler.h>
+
+PP_EXTERN_C_BEGIN
+
+/* Timing compiled in (the default) or out (-DPP_NO_TIMING). */
+#ifdef PP_NO_TIMING
+#define PP__TIMING 0
+#else
+#define PP__TIMING 1
+#endif
+
+
+
+/* Which front-end produced a key; tells the runtime how to name it. */
+enum pp_frontend {
+	PP_FE_NONE = 0,
+	PP_FE_RAII = 1,   /* key = address of a pp_site_t */
+	PP_FE_CYG = 2,    /* key = function address */
+	PP_FE_XRAY = 3,   /* key = XRay function id */
+	PP_FE_PLUGIN = 4, /* key = compile-time hash of the function name */
+	PP_FE_REPLAY = 5, /* key = name index of a replayed trace */
+	PP_FE_COUNT
+};
+
+/* Running-hash value of "no frame open": every event's root is entered with
+ * it. Zero, so the push's event check is a test rather than a 64-bit
+ * constant; no path hashes to it (a path has at least one frame mixed in,
+ * and a hash of 0 is never recorded). */
+#define PP__SEED 0ull
+
+/* Timing modes (run time). */
+enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2 };
+
+/* One open gate. The untimed gate writes the first four words and reads
+ * hash_before and key back at its exit; t and kids are written only in timed
+ * events. 64 bytes (PP__FRAME_BYTES), so a frame's address is one mask of
+ * dstate away. */
+typedef struct pp__frame {
+	uint64_t hash_before; /* running hash of the parent: restored on leave */
+	uint64_t sp;    /* position of the gate's host (PP__POS); deeper calls lie
+			 * lower (PP__SP_NONE: not checked) */
+	uint64_t key;   /* a checked leave must name it (pp__leave) */
+	uint64_t ra;    /* raii only: the host's return address (tells a nested
+			 * scope from a new activation at the same address) */
+	uint64_t t;     /* timed events: entry timestamp in ticks */
+	uint64_t kids;  /* timed events: inclusive ticks of the gated children
+			 * that have left, so that self = inclusive - kids */
+	uint64_t pad[2];
+} pp__frame_t;
+
+/* Frames pushed without a stack position (replay, recording, XRay) carry
+ * this: above every address, so they are never taken for dead. */
+#define PP__SP_NONE UINT64_MAX
+
+typedef struct pp__path pp__path_t;
+
+/* dstate arithmetic (see pp__tls_t). */
+#define PP__FRAME_BYTES 64u
+#define PP__DS_DEPTH(v) ((uint32_t)(v) >> 6)
+#define PP__DS_OFF(v) ((uint32_t)(v) & ~(PP__FRAME_BYTES - 1u))
+#define PP__DS_FRAME(t, v) ((pp__frame_t *)((char *)(t)->stack + PP__DS_OFF(v)))
+
+typedef struct pp__slot {
+	uint64_t hash; /* running hash naming the path, 0 = empty */
+	pp__path_t *path;
+} pp__slot_t;
+
+/* Per-thread state. dstate is the byte offset of the next free frame (the
+ * depth times 64), plus 1 while the top frame has entered no gated child: a
+ * frame's address is one mask away, a leave finds out whether it ends a path
+ * from the word it reads anyway, and an entry sets the bit with the store it
+ * makes anyway. limit is the depth bound times 64 and doubles as the "take
+ * the slow path" switch: it is 0 for an unregistered or dead thread, while frames
+ * beyond the bound are open, while recording, and during a timed event, so
+ * enter and leave each pay exactly one predictable branch for all of them. */
+typedef struct pp__tls {
+	uint64_t hash;
+	uint32_t dstate;
+	uint32_t limit;
+	pp__frame_t *stack; /* stack[-1] is a sentinel: the resync check needs no depth test */
+	pp__slot_t *table;
+	uint64_t mask;
+	struct pp__slab *slab;
+	uint32_t timing_now; /* the current event is being timed (limit is 0) */
+	uint32_t tlimit;     /* ... and nothing else is rare: the limit its gates go
+			      * their lean way under (the bound times 64), else 0 */
+	uint32_t spare;
+	uint32_t countdown;  /* events left until the next sampled one */
+	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
+	uint32_t state;      /* internal: registration state */
+	struct pp__trace_buf *trace; /* recording this thread (PATHPROF_TRACE); limit stays 0 */
+	uint64_t excess_sp;  /* frame address of the outermost skipped frame */
+} pp__tls_t;
+
+/* Shared by all threads, written only by pp_set_timing(). */
+typedef struct pp__mode {
+	uint32_t timing; /* enum pp_timing */
+	uint32_t sample_n;
+} pp__mode_t;
+
+extern PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
+extern PP_EXPORT pp__mode_t pp__mode;
+
+/* Per-thread record of one calling-context node: the path prefix that ends
+ * at a gate, named by the running hash while that gate is open; its keys
+ * follow. count: leaf returns (the node ended a root->leaf path); seg: the
+ * node's timing (calls, inclusive histogram, self), allocated at its first
+ * timed exit. A node that only ever had children has count 0. */
+struct pp__path {
+	uint64_t hash;  /* running hash */
+	uint64_t count;
+	uint32_t depth;
+	uint32_t flags;
+	struct pp__path *next;   /* the slab's list, walked by readers */
+	struct pp__seg *seg;     /* timing (slab.h), allocated on first timed exit */
+	uint64_t keys[];
+};
+
+struct pp__slab {
+	uint64_t magic;
+	uint64_t events; /* root frames left */
+	/* further fields are private to the runtime (runtime/slab.h) */
+};
+/* The path table slot a running hash starts probing at. The mix only
+ * carries bits upward, so the low bits of the hash barely change with keys
+ * that are aligned addresses (cyg, raii): index by bits 32 and up, which
+ * every key bit below them reaches (tables hold at most 2^27 slots). */
+PP_INLINE uint64_t pp__slot_index(uint64_t h, uint64_t mask)
+{
+	return (h >> 32) & mask;
+}
+
+/* Plain timestamp counter read, no fence: ordering against neighbouring loads
+ * would cost more than the skew it removes at these scales. */
+PP_INLINE uint64_t pp_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	extern uint64_t pp__ticks_fallback(void);
+	return pp__ticks_fallback();
+#endif
+}
+
+/* Mix a key into the running hash: xor then a multiply by an odd constant,
+ * two instructions, ~4 cycles. Each step is a bijection of the hash for a
+ * given key and order-sensitive (A>B and B>A name different paths); the
+ * multiply carries every key bit up to 31 places upward, into the bits the
+ * table index is taken from (pp__slot_index), and repeated steps carry them
+ * further. */
+PP_INLINE uint64_t pp__mix(uint64_t h, uint64_t key)
+{
+	/* a 31-bit odd multiplier is an immediate operand: no constant load */
+	return (h ^ key) * 0x5bd1e995ull;
+}
+PP_EXTERN_C_END
+
+#endif

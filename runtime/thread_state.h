@@ -1,0 +1,40 @@
+/* The rules of a thread's gate state that both the gate (gate.c) and the
+ * trace recorder (trace.c) apply: registration states and the two limits the
+ * inline gate reads. Kept apart from gate.c so the recorder, which the gate
+ * calls, never calls back into it. */
+#ifndef PP_THREAD_STATE_H
+#define PP_THREAD_STATE_H
+
+#include <pathprof/state.h>
+#include "slab.h"
+
+/* pp__tls_t.state */
+enum { PP__ST_NEW = 0, PP__ST_REGISTERING = 1, PP__ST_LIVE = 2, PP__ST_DEAD = 3 };
+
+/* The switches of the inline gate, from the thread's state: the limit is
+ * the bound times the frame size, or 0 (every gate out of line) while
+ * recording, inside a timed event, or with frames beyond the bound open;
+ * tlimit lets the gates of a timed event, when nothing else is rare, take
+ * their own lean way under the same bound. */
+static inline void pp__set_limits(pp__tls_t *t)
+{
+	uint32_t bound = pp__config.depth * PP__FRAME_BYTES;
+	int rare = t->trace || t->timing_now || t->excess;
+	t->limit = rare ? 0 : bound;
+	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess ? bound : 0;
+}
+
+static inline int pp__gate_live(const pp__tls_t *t)
+{
+	return t->state == PP__ST_LIVE;
+}
+
+/* Stop recording this thread (its buffer is the caller's to free). */
+static inline void pp__gate_untrace(pp__tls_t *t)
+{
+	t->trace = NULL;
+	if (t->state == PP__ST_LIVE)
+		pp__set_limits(t);
+}
+
+#endif
