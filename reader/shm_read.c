@@ -23,6 +23,7 @@
 #include "profile_merge.h"
 #include "runtime.h"
 #include "shm.h"
+#include "shm_read.h"
 #include "slab.h"
 
 #define MAX_DEPTH 65536u

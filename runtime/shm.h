@@ -1,8 +1,8 @@
-/* The live segment: the arena placed in a named POSIX shared-memory object so
- * that another process (`pathprof top`) can read a running or dead program's
- * slabs without stopping or touching it. The writer's side (create, name keys
- * in the background, remove at exit) and the reader's side (open, validate,
- * snapshot into a profile) share the header defined here (docs/live.md). */
+/* The live segment's writer side: the arena placed in a named POSIX
+ * shared-memory object so that another process (`pathprof top`) can read a
+ * running or dead program's slabs without stopping or touching it (create,
+ * name keys in the background, remove at exit). Its layout is in segment.h,
+ * which the reader (reader/shm_read.h) includes too (docs/live.md). */
 #ifndef PP_SHM_H
 #define PP_SHM_H
 
@@ -71,49 +71,5 @@ void pp__shm_export_after_fork(int fresh);
 
 /* pp_shm_export() without the start-up (api.c runs it first). */
 int pp__shm_export(const char *name, int keep);
-
-/* ---- reader ---- */
-
-typedef struct pp__shm_view {
-	int fd;
-	const char *map;
-	size_t size;
-	const pp__shm_hdr_t *h;
-	char object[300];
-	int is_file;  /* opened as a file path, not a /dev/shm object */
-	int raw_keys; /* set by the caller: a key with no published name becomes
-		       * "FRONTEND:0xKEY" instead of leaving its paths out */
-} pp__shm_view_t;
-
-/* What a snapshot knows beyond the profile. */
-typedef struct pp__shm_stats {
-	uint64_t pid;
-	int alive;               /* the writer process still exists */
-	int exited;              /* it exited normally (segment kept) */
-	uint32_t crash_signal;   /* it met a fatal signal (it may still be writing its profile) */
-	uint64_t generation;
-	uint64_t threads_live;   /* slabs owned by a running thread */
-	uint64_t unnamed_records; /* counts of paths whose names are not yet published */
-	uint64_t raw_keys;       /* keys named FRONTEND:0xKEY (raw_keys set) */
-	uint64_t taken_ns;       /* CLOCK_REALTIME of the snapshot */
-	uint64_t update_ns;      /* writer's last naming pass */
-	uint64_t exit_ns;
-	char program[64];
-} pp__shm_stats_t;
-
-/* Open target: a segment name, a pid (all digits) whose segment is found in
- * /dev/shm, or a file path (any '/' past the first byte: a copied segment).
- * 0, or -1 with one line in err. */
-int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen);
-
-/* Validate the header against the mapping (what pp__shm_open runs). */
-int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen);
-
-/* Merge every slab of the segment into p (zeroed first, canonical order).
- * Never writes to the segment. 0, or -1 with one line in err. */
-int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
-		     size_t errlen);
-
-void pp__shm_close(pp__shm_view_t *v);
 
 #endif

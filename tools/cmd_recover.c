@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "shm.h"
+#include "shm_read.h"
 
 static const char help_text[] =
 	"usage: pathprof recover [options] NAME|PID|FILE\n"

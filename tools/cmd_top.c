@@ -19,7 +19,7 @@
 #include "map.h"
 #include "profile.h"
 #include "report.h"
-#include "shm.h"
+#include "shm_read.h"
 
 #define TEXT_DEFAULT_TOP 20
 #define JSON_SCHEMA 1

@@ -17,7 +17,7 @@
 
 #include "fuzz.h"
 #include "profile_merge.h"
-#include "shm.h"
+#include "shm_read.h"
 
 /* Larger images only slow the fuzzer down: every structure the reader walks
  * fits in a few hundred KiB of a real segment. */

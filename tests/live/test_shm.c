@@ -16,7 +16,7 @@
 #include <pathprof/raii.h>
 #include "../runtime/check.h"
 #include "profile.h"
-#include "shm.h"
+#include "shm_read.h"
 #include "slab.h"
 
 /* tests/live/live_test.py patches these header offsets directly. */

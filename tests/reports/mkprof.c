@@ -5,7 +5,7 @@
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|hostile|wide|wide10k|wide100k|diff-a|diff-b FILE */
+ * usage: mkprof demo|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +135,9 @@ static void diff_pair(pp_profile_t *p, int b)
 /* nf x ng untimed paths main > fNN > gNN, counts 1..97: `wide` (40 x 25,
  * 1000 paths) has more nodes than a DOT graph shows by default, `wide10k`
  * (100 x 100) more frames than a flame graph can draw, `wide100k` (1000 x
- * 100) more paths than an HTML page carries. */
-static void wide(pp_profile_t *p, uint32_t nf, uint32_t ng)
+ * 100) more paths than an HTML page carries; `wide100k-b` the same paths
+ * with other counts (mul), the other side of a diff too big for one page. */
+static void wide(pp_profile_t *p, uint32_t nf, uint32_t ng, uint32_t mul)
 {
 	static char bufs[1101][8];
 	const char *names[1101];
@@ -155,7 +156,7 @@ static void wide(pp_profile_t *p, uint32_t nf, uint32_t ng)
 	tp_names(p, 1 + nf + ng, names, NULL, NULL);
 	for (uint32_t i = 0; i < nf; i++)
 		for (uint32_t j = 0; j < ng; j++)
-			tp_path(p, (i * ng + j) * 31 % 97 + 1, TP_IDX(0, 1 + i, 1 + nf + j), NULL);
+			tp_path(p, (i * ng + j) * mul % 97 + 1, TP_IDX(0, 1 + i, 1 + nf + j), NULL);
 	finish(p);
 }
 
@@ -164,7 +165,7 @@ int main(int argc, char **argv)
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo"))
@@ -172,16 +173,18 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "hostile"))
 		hostile(&p);
 	else if (!strcmp(argv[1], "wide"))
-		wide(&p, 40, 25);
+		wide(&p, 40, 25, 31);
 	else if (!strcmp(argv[1], "wide10k"))
-		wide(&p, 100, 100);
+		wide(&p, 100, 100, 31);
 	else if (!strcmp(argv[1], "wide100k"))
-		wide(&p, 1000, 100);
+		wide(&p, 1000, 100, 31);
+	else if (!strcmp(argv[1], "wide100k-b"))
+		wide(&p, 1000, 100, 37);
 	else if (!strncmp(argv[1], "diff-", 5) && (argv[1][5] == 'a' || argv[1][5] == 'b') &&
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
