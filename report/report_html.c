@@ -13,6 +13,7 @@
 #include "report_html.h"
 #include "report_html_assets.h"
 #include "report_impl.h"
+#include "map.h"
 
 /* JSON text into an HTML <script> element: "</script>" or "<!--" inside a
  * string would end or confuse the element, so every '<' becomes \u003c,
@@ -91,9 +92,7 @@ static int put_profile(FILE *out, const char **page, const char *data_marker,
 	return put_ids(out, p, rows, n);
 }
 
-/* Paths a page carries at most (html_budget.c): a 10 000-path page loads in
- * about 1.4 s in headless Chromium on this project's 2-core test machine. */
-#define HTML_MAX_PATHS 10000
+#define HTML_MAX_PATHS PP__HTML_MAX_PATHS
 
 int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		    const pp__row_t *rows, size_t n)
@@ -144,33 +143,96 @@ int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	return 0;
 }
 
+/* One side of a diff page above the budget: the paths the diff lists
+ * first (listed), then the side's heaviest up to the budget, the rest in
+ * "(other)" paths (html_budget.c). *keep gets how many q shares with p. */
+static long diff_side(const pp_profile_t *p, const pp__row_t *rows, size_t n,
+		      const pp__map_t *listed, pp_profile_t *q, pp__row_t **qrows, size_t *keep)
+{
+	pp__row_t *order = malloc((n ? n : 1) * sizeof *order);
+	if (!order)
+		return -1;
+	size_t k = 0;
+	uint32_t v;
+	for (size_t i = 0; i < n; i++)
+		if (pp__map_get(listed, rows[i].path->id, &v))
+			order[k++] = rows[i];
+	size_t first = k;
+	for (size_t i = 0; i < n; i++)
+		if (!pp__map_get(listed, rows[i].path->id, &v))
+			order[k++] = rows[i];
+	*keep = first > HTML_MAX_PATHS ? first : HTML_MAX_PATHS;
+	int rc = pp__html_budget(p, order, n, *keep, q);
+	free(order);
+	if (rc != 0)
+		return -1;
+	static const pp_report_opts_t all = { .format = PP_FORMAT_HTML };
+	long qn = pp__report_select(q, &all, qrows);
+	if (qn < 0)
+		pp__html_budget_free(q, (uint32_t)(*keep < n ? *keep : n));
+	return qn;
+}
+
 int pp__report_html_diff(FILE *out, const pp_profile_t *a, const pp_profile_t *b,
-			 const char *diff_json, size_t len)
+			 const char *diff_json, size_t len, const uint64_t *ids, size_t nids,
+			 size_t npaths)
 {
 	/* Every path of both sides: the page shows those diff lists. */
 	static const pp_report_opts_t all = { .format = PP_FORMAT_HTML };
-	pp__row_t *ra = NULL, *rb = NULL;
-	long na = pp__report_select(a, &all, &ra), nb = pp__report_select(b, &all, &rb);
-	int rc = -1;
-	if (na < 0 || nb < 0) {
-		errno = ENOMEM;
-		goto done;
+	const pp_profile_t *side[2] = {a, b};
+	pp__row_t *rows[2] = {NULL, NULL}, *qrows[2] = {NULL, NULL};
+	long n[2] = {0, 0}, qn[2] = {0, 0};
+	pp_profile_t q[2];
+	size_t keep[2] = {0, 0};
+	pp__map_t listed = {0};
+	int budget = 0, budgeted[2] = {0, 0}, rc = -1;
+	for (int s = 0; s < 2; s++) {
+		n[s] = pp__report_select(side[s], &all, &rows[s]);
+		if (n[s] < 0)
+			goto done;
+		budget |= n[s] > HTML_MAX_PATHS;
+	}
+	if (budget) {
+		for (size_t i = 0; i < nids; i++)
+			if (pp__map_put(&listed, ids[i], 1) != 0)
+				goto done;
+		for (int s = 0; s < 2; s++) {
+			qn[s] = diff_side(side[s], rows[s], (size_t)n[s], &listed, &q[s], &qrows[s],
+					  &keep[s]);
+			if (qn[s] < 0)
+				goto done;
+			budgeted[s] = 1;
+		}
 	}
 	const char *page = upto(out, pp__html_page, "/*PP:CSS*/");
 	fputs(pp__html_css, out);
-	if (put_profile(out, &page, "/*PP:DATA*/", "/*PP:IDS*/", b, &all, rb, (size_t)nb) < 0 ||
-	    put_profile(out, &page, "/*PP:DATA_A*/", "/*PP:IDS_A*/", a, &all, ra, (size_t)na) < 0)
+	if (put_profile(out, &page, "/*PP:DATA*/", "/*PP:IDS*/", budget ? &q[1] : b, &all,
+			budget ? qrows[1] : rows[1], (size_t)(budget ? qn[1] : n[1])) < 0 ||
+	    put_profile(out, &page, "/*PP:DATA_A*/", "/*PP:IDS_A*/", budget ? &q[0] : a, &all,
+			budget ? qrows[0] : rows[0], (size_t)(budget ? qn[0] : n[0])) < 0)
 		goto done;
 	page = upto(out, page, "/*PP:DIFF*/");
 	put_script_json(out, diff_json, len);
 	page = upto(out, page, "/*PP:BUDGET*/");
-	fputs("null", out);
+	if (budget)
+		fprintf(out, "{\"kept\": %zu, \"paths\": %zu, \"diff\": true}", nids, npaths);
+	else
+		fputs("null", out);
 	page = upto(out, page, "/*PP:JS*/");
 	fputs(pp__html_js, out);
 	fputs(page, out);
 	rc = 0;
 done:
-	free(ra);
-	free(rb);
+	for (int s = 0; s < 2; s++) {
+		if (!budgeted[s])
+			continue;
+		free(qrows[s]);
+		pp__html_budget_free(&q[s], (uint32_t)(keep[s] < (size_t)n[s] ? keep[s] : (size_t)n[s]));
+	}
+	pp__map_free(&listed);
+	free(rows[0]);
+	free(rows[1]);
+	if (rc != 0)
+		errno = ENOMEM;
 	return rc;
 }

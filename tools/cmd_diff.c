@@ -383,8 +383,24 @@ static int render_html(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_
 	FILE *mem = open_memstream(&json, &len);
 	if (!mem)
 		return -1;
-	render_json(mem, sd, rows, n, top, min_change);
-	int rc = fclose(mem) == 0 ? pp__report_html_diff(f, &sd[0].merged, &sd[1].merged, json, len) : -1;
+	/* Above the page's budget the page lists the paths of largest impact
+	 * (rows are sorted by it), and each side carries those first. */
+	uint32_t shown = top && top < n ? top : n;
+	if (n > PP__HTML_MAX_PATHS && shown > PP__HTML_MAX_PATHS)
+		shown = PP__HTML_MAX_PATHS;
+	uint64_t *ids = malloc((shown ? shown : 1) * sizeof *ids);
+	if (!ids) {
+		fclose(mem);
+		free(json);
+		return -1;
+	}
+	for (uint32_t i = 0; i < shown; i++)
+		ids[i] = rows[i].id;
+	render_json(mem, sd, rows, n, shown, min_change);
+	int rc = fclose(mem) == 0 ? pp__report_html_diff(f, &sd[0].merged, &sd[1].merged, json, len,
+							 ids, shown, n)
+				  : -1;
+	free(ids);
 	free(json);
 	return rc;
 }

@@ -50,10 +50,15 @@
 	const budget = block('pp-budget');
 	if (budget) {
 		const note = document.getElementById('budget-note');
-		note.textContent = 'This page carries the ' + budget.kept + ' heaviest of ' + budget.paths +
-			' paths; the leaf returns of the other ' + (budget.paths - budget.kept) +
-			' are summed in "(other)" frames under their parents (their time is not drawn). ' +
-			'pathprof report --format json has every path.';
+		note.textContent = budget.diff
+			? 'This page lists the ' + budget.kept + ' paths of largest impact of the ' +
+				budget.paths + ' compared; the graphs draw those and each side\'s heaviest, ' +
+				'and sum the leaf returns of the others in "(other)" frames under their ' +
+				'parents (their time is not drawn). pathprof diff --format json has every path.'
+			: 'This page carries the ' + budget.kept + ' heaviest of ' + budget.paths +
+				' paths; the leaf returns of the other ' + (budget.paths - budget.kept) +
+				' are summed in "(other)" frames under their parents (their time is not drawn). ' +
+				'pathprof report --format json has every path.';
 		note.hidden = false;
 	}
 

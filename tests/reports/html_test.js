@@ -11,8 +11,8 @@
 const path = require('path');
 const fs = require('fs');
 
-const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml, hugeHtml] =
-	process.argv.slice(2);
+const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml, hugeHtml,
+	hugeDiffHtml] = process.argv.slice(2);
 const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
 
 let failures = 0;
@@ -261,6 +261,41 @@ async function huge(browser) {
 	await context.close();
 }
 
+/* A diff of two 100 000-path profiles (every count changed): the page lists
+ * the 10 000 paths of largest impact, each side carries those first and
+ * sums the rest's leaf returns in "(other)" paths, says so, and loads. */
+async function hugeDiff(browser) {
+	const size = fs.statSync(hugeDiffHtml).size;
+	const t0 = Date.now();
+	const { page, seen, context } = await open(browser, hugeDiffHtml);
+	const loadMs = Date.now() - t0;
+	console.log('diff of wide100k: 100000 paths a side, page ' + size + ' bytes, loaded in ' +
+		loadMs + ' ms');
+	if (size > 20e6)
+		fail('diff of wide100k: page of ' + size + ' bytes');
+	eq('diff of wide100k: note', await page.textContent('#budget-note'),
+		'This page lists the 10000 paths of largest impact of the 100000 compared; the graphs ' +
+		'draw those and each side\'s heaviest, and sum the leaf returns of the others in ' +
+		'"(other)" frames under their parents (their time is not drawn). pathprof diff ' +
+		'--format json has every path.');
+	const block = (id) => page.evaluate((i) => JSON.parse(document.getElementById(i).textContent), id);
+	const diff = await block('pp-diff');
+	eq('diff of wide100k: listed', diff.paths.length, 10000);
+	for (const id of ['pp-data', 'pp-data-a']) {
+		const data = await block(id);
+		const others = data.paths.filter((p) => p.path[p.path.length - 1] === '(other)');
+		const kept = new Set(data.paths.map((p) => p.id));
+		eq('diff of wide100k: ' + id + ' kept paths', data.paths.length - others.length, 10000);
+		eq('diff of wide100k: ' + id + ' leaf returns kept',
+			data.paths.reduce((a, p) => a + p.count, 0), data.total_count);
+		eq('diff of wide100k: ' + id + ' carries every listed path',
+			diff.paths.filter((p) => !kept.has(p.id)).length, 0);
+	}
+	await checkNoOverlap(page, 'diff of wide100k');
+	checkClean('diff of wide100k', seen);
+	await context.close();
+}
+
 /* Frame of a path's leaf: its id is the path's own. */
 function leafFrame(d) { return '#p' + d.id; }
 
@@ -385,6 +420,7 @@ async function diffPage(browser) {
 		await diffPage(browser);
 		await wide(browser);
 		await huge(browser);
+		await hugeDiff(browser);
 	} catch (e) {
 		fail(e.stack || String(e));
 	}
