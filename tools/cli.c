@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "profile_merge.h"
@@ -18,6 +19,31 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+static int progress_shown;
+
+void cli_progress(const char *fmt, ...)
+{
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!tty)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("\rpathprof: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\033[K", stderr);
+	va_end(ap);
+	progress_shown = 1;
+}
+
+void cli_progress_end(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = 0;
 }
 
 int cli_bad_option(const char *cmd, int c, char **argv)

@@ -43,6 +43,12 @@ int cli_recover(const char *target, const char *out, int signal, int flags);
 /* Print "pathprof: <message>" and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Where a long command is, on one stderr line rewritten in place; nothing
+ * unless stderr is a terminal, so pipes, files and logs never see it.
+ * cli_progress_end() clears the line (a no-op when nothing was shown). */
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_end(void);
+
 /* Report a getopt_long() failure (c is '?' or ':') of command cmd on one
  * line. Returns CLI_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);

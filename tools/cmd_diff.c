@@ -119,10 +119,15 @@ static int load_side(diff_side_t *s)
 		return -1;
 	}
 	for (uint32_t i = 0; i < s->nruns; i++) {
-		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i]) != CLI_OK)
+		if (s->nruns > 1)
+			cli_progress("diff: reading %u of %u: %s", i + 1, s->nruns, s->files[i]);
+		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i]) != CLI_OK) {
+			cli_progress_end();
 			return -1;
+		}
 		s->total_ns += pp__ticks_ns(&s->runs[i], pp__profile_gated_ticks(&s->runs[i]));
 	}
+	cli_progress_end();
 	s->total_ns /= s->nruns;
 	return 0;
 }

@@ -70,16 +70,22 @@ int cmd_merge(int argc, char **argv)
 	memset(&sum, 0, sizeof sum);
 	int rc = CLI_OK;
 	for (int i = optind; i < argc && rc == CLI_OK; i++) {
+		if (argc - optind > 1)
+			cli_progress("merge: reading %d of %d: %s", i - optind + 1, argc - optind,
+				     argv[i]);
 		rc = cli_read_merge(&sum, &one, argv[i]);
 		if (rc == CLI_OK)
 			pp__profile_free(&one);
 	}
+	if (rc == CLI_OK)
+		cli_progress("merge: writing %s (%u paths)", outpath, sum.npaths);
 	/* Written only once every input merged, so a bad input never leaves
 	 * a partial OUT behind (and OUT may be one of the inputs). */
 	if (rc == CLI_OK && pp__profile_write(&sum, outpath, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		rc = CLI_FAIL;
 	}
+	cli_progress_end();
 	pp__profile_free(&sum);
 	return rc;
 }

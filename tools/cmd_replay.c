@@ -507,17 +507,14 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (reps) {
 		bench_t b = {0};
-		/* a long bench says where it is, on a terminal only */
-		int progress = isatty(STDERR_FILENO);
+		/* a long bench says where it is (on a terminal only) */
 		for (uint64_t i = 0; i < reps; i++) {
-			if (progress)
-				fprintf(stderr, "\rreplay --bench: repetition %llu of %llu",
-					(unsigned long long)i + 1, (unsigned long long)reps);
+			cli_progress("replay --bench: repetition %llu of %llu",
+				     (unsigned long long)i + 1, (unsigned long long)reps);
 			if (run(&r, &b) != 0)
 				goto done;
 		}
-		if (progress)
-			fputs("\r\033[K", stderr);
+		cli_progress_end();
 		double tpn = pp__clock_ticks_per_ns();
 		status = print_bench(&r, &b, reps, tpn, pair_overhead(tpn));
 		if (status != CLI_OK || !out)

@@ -194,7 +194,11 @@ int cmd_report(int argc, char **argv)
 	int rc = CLI_FAIL;
 	FILE *out = cli_output_open(outpath);
 	if (out) {
+		/* a profile this big takes seconds in some formats */
+		if (p.npaths >= 100000)
+			cli_progress("report: %s: %u paths; writing the report", path, p.npaths);
 		int r = pp__report(out, &p, &o);
+		cli_progress_end();
 		rc = cli_output_close(out, outpath);
 		if (r < 0 && rc == CLI_OK) {
 			cli_error("report: %s: rendering failed: out of memory", path);
