@@ -49,6 +49,22 @@ static int add_u64(uint64_t *dst, uint64_t v)
 	return 0;
 }
 
+/* One process field: kept where every input agrees, "" where they differ
+ * or one input does not know it (associative: "" absorbs). */
+static int merge_field(char **dst, const char *src)
+{
+	if (!*dst || !strcmp(*dst, src ? src : ""))
+		return 0;
+	free(*dst);
+	return (*dst = strdup("")) ? 0 : -1;
+}
+
+static int merge_process(pp_profile_t *dst, const pp_profile_t *src)
+{
+	return merge_field(&dst->service, src->service) || merge_field(&dst->host, src->host) ||
+	       merge_field(&dst->build_id, src->build_id) ? -1 : 0;
+}
+
 /* Metadata of dst after taking src in; every rule is associative. */
 static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 {
@@ -59,6 +75,10 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		dst->frontend = dup_or_empty(src->frontend);
 		dst->command = dup_or_empty(src->command);
 		if (!dst->frontend || !dst->command)
+			return -1;
+		if (src->service && (!(dst->service = strdup(src->service)) ||
+				     !(dst->host = dup_or_empty(src->host)) ||
+				     !(dst->build_id = dup_or_empty(src->build_id))))
 			return -1;
 		dst->pid = src->pid;
 		dst->start_ns = src->start_ns;
@@ -80,6 +100,8 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 	}
 	if (dst->pid != src->pid)
 		dst->pid = 0;
+	if (merge_process(dst, src) != 0)
+		return -1;
 	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;
 	if (src->end_ns > dst->end_ns)

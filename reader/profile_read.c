@@ -246,6 +246,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_NODES: return "NODES";
 	case SEC_CRASH: return "CRASH";
 	case SEC_RECOVERED: return "RECOVERED";
+	case SEC_PROCESS: return "PROCESS";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -272,7 +273,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 	p->version = version;
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
-	    seen_recovered = 0;
+	    seen_recovered = 0, seen_process = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -294,7 +295,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 		int *seen = type == SEC_META ? &seen_meta : type == SEC_NAMES ? &seen_names
 			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes
 			  : type == SEC_CRASH ? &seen_crash
-			  : type == SEC_RECOVERED ? &seen_recovered : NULL;
+			  : type == SEC_RECOVERED ? &seen_recovered
+			  : type == SEC_PROCESS ? &seen_process : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -330,6 +332,11 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (!r->failed && p->recovered_signal > 64)
 				return fail(r, "corrupt section RECOVERED at byte %zu: signal %u", pos,
 					    p->recovered_signal);
+			break;
+		case SEC_PROCESS:
+			p->service = get_str(r);
+			p->host = get_str(r);
+			p->build_id = get_str(r);
 			break;
 		case SEC_END:
 			if (len)

@@ -562,6 +562,9 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	raw.version = PP_PROFILE_VERSION;
 	raw.frontend = strdup(frontend_name(h->frontend));
 	raw.command = strndup(h->command, sizeof h->command);
+	raw.service = strndup(h->service, sizeof h->service);
+	raw.host = strndup(h->host, sizeof h->host);
+	raw.build_id = strndup(h->build_id, sizeof h->build_id);
 	raw.pid = h->pid;
 	raw.start_ns = h->start_ns;
 	/* A dead writer's run ended after its last naming pass (every 50 ms)
@@ -574,7 +577,7 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	raw.sample_n = h->sample_n;
 	raw.threads = __atomic_load_n(&h->threads, __ATOMIC_RELAXED);
 	raw.unprofiled_frames = __atomic_load_n(&h->skipped, __ATOMIC_RELAXED);
-	if (!raw.frontend || !raw.command) {
+	if (!raw.frontend || !raw.command || !raw.service || !raw.host || !raw.build_id) {
 		fail(err, errlen, "out of memory");
 		goto out;
 	}

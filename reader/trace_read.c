@@ -211,6 +211,22 @@ static int process_chunk(pp_trace_t *tr, const uint8_t *p, const uint8_t *end,
 			m->threads = v[6];
 			tr->skipped = v[7];
 			tr->has_meta = 1;
+		} else if (op == PP_EV_PROCESS) {
+			char *s[3] = {NULL, NULL, NULL};
+			for (int i = 0; i < 3; i++) {
+				if (get_str(&p, end, &s[i]) != 0) {
+					free(s[0]);
+					free(s[1]);
+					return -1;
+				}
+			}
+			pp_profile_t *m = &tr->meta;
+			free(m->service);
+			free(m->host);
+			free(m->build_id);
+			m->service = s[0];
+			m->host = s[1];
+			m->build_id = s[2];
 		} else if (op == PP_EV_CLOSE) {
 			if (get_var(&p, end, &v[0]) != 0)
 				return -1;
@@ -389,6 +405,9 @@ void pp__trace_free(pp_trace_t *tr)
 	free(tr->damage);
 	free(tr->meta.frontend);
 	free(tr->meta.command);
+	free(tr->meta.service);
+	free(tr->meta.host);
+	free(tr->meta.build_id);
 	if (tr->input)
 		pp__input_close(tr->input);
 	free(tr->input);

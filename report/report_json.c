@@ -124,6 +124,16 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	pp__report_json_str(out, p->frontend);
 	fputs(",\n  \"command\": ", out);
 	pp__report_json_str(out, p->command);
+	/* who wrote it: null when the profile does not say (older files) */
+	static const char *const who[3] = {"service", "host", "build_id"};
+	const char *val[3] = {p->service, p->host, p->build_id};
+	for (int i = 0; i < 3; i++) {
+		fprintf(out, ",\n  \"%s\": ", who[i]);
+		if (p->service)
+			pp__report_json_str(out, val[i] ? val[i] : "");
+		else
+			fputs("null", out);
+	}
 	fputs(",\n  ", out);
 	json_u64(out, "pid", p->pid, ",\n  ");
 	json_u64(out, "start_ns", p->start_ns, ",\n  ");

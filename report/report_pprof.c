@@ -22,7 +22,7 @@ enum {
 	PROFILE_COMMENT = 13, PROFILE_DEFAULT_SAMPLE_TYPE = 14,
 	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
-	LABEL_KEY = 1, LABEL_STR = 2,
+	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
 	LOCATION_ID = 1, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1, LINE_LINE = 2,
 	FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3,
@@ -32,9 +32,11 @@ enum {
 /* Fixed entries of the string table; names and files follow them (name i at
  * STR_FIXED + i, its file at STR_FIXED + nnames + i, "?" for an index that
  * does not resolve at STR_FIXED + 2 * nnames). Repeats are allowed. */
-enum { STR_EMPTY, STR_RETURNS, STR_COUNT, STR_TIME, STR_NS, STR_TICKS, STR_PATH_ID, STR_FIXED };
+enum { STR_EMPTY, STR_RETURNS, STR_COUNT, STR_TIME, STR_NS, STR_TICKS, STR_PATH_ID, STR_SERVICE,
+       STR_HOST, STR_BUILD_ID, STR_PID, STR_FIXED };
 static const char *const fixed[STR_FIXED] = {
-	"", "leaf_returns", "count", "time", "nanoseconds", "ticks", "path_id",
+	"", "leaf_returns", "count", "time", "nanoseconds", "ticks", "path_id", "service", "host",
+	"build_id", "pid",
 };
 
 /* Strings are UTF-8 in proto3, and strict readers reject anything else:
@@ -82,6 +84,10 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 	pp__pb_t msg = { 0 }, body = { 0 }, tmp = { 0 };
 	uint64_t str_names = STR_FIXED, str_files = STR_FIXED + p->nnames;
 	uint64_t str_unknown = STR_FIXED + 2ull * p->nnames, str_comment = str_unknown + 1;
+	/* the process labels' values follow the path ids */
+	uint64_t str_who = str_comment + 1 + n;
+	const char *who[3] = {p->service, p->host, p->build_id};
+	static const uint64_t who_key[3] = {STR_SERVICE, STR_HOST, STR_BUILD_ID};
 	int timed = p->nnodes != 0;
 	char hex[17];
 
@@ -106,6 +112,22 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 		pp__pb_uint(&body, LABEL_KEY, STR_PATH_ID);
 		pp__pb_uint(&body, LABEL_STR, str_comment + 1 + i);
 		pp__pb_bytes(&msg, SAMPLE_LABEL, body.buf, body.len);
+		/* Who wrote it, on every sample: profile stores (Pyroscope,
+		 * Parca) and `pprof -tagfocus` select by sample labels. */
+		for (int k = 0; k < 3; k++) {
+			if (!who[k] || !*who[k])
+				continue;
+			pp__pb_reset(&body);
+			pp__pb_uint(&body, LABEL_KEY, who_key[k]);
+			pp__pb_uint(&body, LABEL_STR, str_who + (uint64_t)k);
+			pp__pb_bytes(&msg, SAMPLE_LABEL, body.buf, body.len);
+		}
+		if (p->pid) {
+			pp__pb_reset(&body);
+			pp__pb_uint(&body, LABEL_KEY, STR_PID);
+			pp__pb_uint(&body, LABEL_NUM, p->pid);
+			pp__pb_bytes(&msg, SAMPLE_LABEL, body.buf, body.len);
+		}
 		pp__pb_bytes(b, PROFILE_SAMPLE, msg.buf, msg.len);
 	}
 
@@ -153,11 +175,14 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 		snprintf(hex, sizeof hex, "%016llx", (unsigned long long)t[i].id);
 		put_string(b, &tmp, hex);
 	}
+	for (int k = 0; k < 3; k++)
+		put_string(b, &tmp, who[k] ? who[k] : "");
 
 	if (p->start_ns)
 		pp__pb_uint(b, PROFILE_TIME_NANOS, p->start_ns > INT64_MAX ? INT64_MAX : p->start_ns);
 	if (p->end_ns > p->start_ns)
 		pp__pb_uint(b, PROFILE_DURATION_NANOS, p->end_ns - p->start_ns);
+	/* Every leaf return is counted, none sampled: one per period. */
 	value_type(b, &tmp, PROFILE_PERIOD_TYPE, STR_RETURNS, STR_COUNT);
 	pp__pb_uint(b, PROFILE_PERIOD, 1);
 	pp__pb_uint(b, PROFILE_COMMENT, str_comment);

@@ -154,6 +154,14 @@ static void text_header(FILE *out, const pp_profile_t *p)
 	put_text(out, p->frontend && *p->frontend ? p->frontend : "-");
 	fputs("\n  command    ", out);
 	put_text(out, p->command && *p->command ? p->command : "-");
+	if (p->service) {
+		fputs("\n  service    ", out);
+		put_text(out, *p->service ? p->service : "-");
+		fputs(" on ", out);
+		put_text(out, p->host && *p->host ? p->host : "-");
+		fputs(", build id ", out);
+		put_text(out, p->build_id && *p->build_id ? p->build_id : "-");
+	}
 	fprintf(out, "\n  events     %llu\n", (unsigned long long)p->events);
 	fprintf(out, "  records    %llu leaf returns, %u distinct paths\n",
 		(unsigned long long)p->records, p->npaths);

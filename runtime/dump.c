@@ -189,6 +189,9 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->version = PP_PROFILE_VERSION;
 	p->frontend = xstrdup(pp__frontend_name(fe));
 	p->command = read_cmdline();
+	p->service = strdup(pp__g.service);
+	p->host = strdup(pp__g.host);
+	p->build_id = strdup(pp__g.build_id);
 	p->pid = pp__g.pid;
 	p->start_ns = pp__g.start_ns;
 	p->end_ns = pp__realtime_ns();
@@ -201,7 +204,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->drops_signal = pp__g.signal_skipped;
 	p->crash_signal = pp__g.crash_signal;
 	p->crash_tid = pp__g.crash_tid;
-	int rc = c.res && p->frontend && p->command ? 0 : -1;
+	int rc = c.res && p->frontend && p->command && p->service && p->host && p->build_id ? 0 : -1;
 	for (pp__slab_t *s = pp__slab_first(); s && rc == 0; s = s->next_all) {
 		p->events += s->pub.events;
 		p->drops_table += s->drops_table;

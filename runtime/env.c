@@ -117,6 +117,7 @@ static void init(void)
 	pp__g.start_ns = pp__realtime_ns();
 	pp__clock_start();
 	pp__env_load();
+	pp__process_init();
 	pthread_atfork(NULL, NULL, after_fork_child);
 	if (pp__config.shm[0])
 		pp__shm_export_arm();

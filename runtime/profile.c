@@ -96,6 +96,9 @@ void pp__profile_free(pp_profile_t *p)
 		return;
 	free(p->frontend);
 	free(p->command);
+	free(p->service);
+	free(p->host);
+	free(p->build_id);
 	for (uint32_t i = 0; p->names && i < p->nnames; i++) {
 		free(p->names[i].name);
 		free(p->names[i].file);

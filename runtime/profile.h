@@ -62,6 +62,9 @@ typedef struct pp_profile {
 	uint32_t recovered;     /* 1: rebuilt from a dead process's live segment */
 	uint32_t recovered_signal;   /* ... the signal that killed it, 0 if unknown */
 	uint32_t recovered_raw_keys; /* ... keys it never named (shown FRONTEND:0xKEY) */
+	/* Who wrote it (section PROCESS): NULL when the file has none; "" for
+	 * a value that is unknown or differs between merged profiles. */
+	char *service, *host, *build_id;
 	uint32_t nnames;
 	pp_name_t *names;
 	uint32_t npaths;

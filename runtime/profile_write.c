@@ -147,6 +147,13 @@ static void body_recovered(struct out *o, const struct wctx *w)
 	put_u32(o, w->p->recovered_raw_keys);
 }
 
+static void body_process(struct out *o, const struct wctx *w)
+{
+	put_str(o, w->p->service);
+	put_str(o, w->p->host);
+	put_str(o, w->p->build_id);
+}
+
 static void section(struct out *o, uint32_t type, uint32_t flags,
 		    void (*body)(struct out *, const struct wctx *), const struct wctx *w)
 {
@@ -177,6 +184,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_CRASH, 0, body_crash, w);
 	if (w->p->recovered)
 		section(o, SEC_RECOVERED, 0, body_recovered, w);
+	if (w->p->service)
+		section(o, SEC_PROCESS, 0, body_process, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

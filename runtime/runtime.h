@@ -24,6 +24,9 @@ typedef struct pp__global {
 	int crash_dump;        /* PATHPROF_CRASH: write the profile at a fatal signal */
 	uint32_t crash_signal; /* set in the copy that writes the profile at a crash */
 	uint64_t crash_tid;
+	char service[64];      /* PATHPROF_SERVICE or the program's name (process.c) */
+	char host[64];
+	char build_id[48];     /* hex GNU build id of the executable, "" if none */
 } pp__global_t;
 
 extern pp__global_t pp__g;
@@ -37,6 +40,9 @@ void pp__init(void);
 /* A thread's first gate (env.c): start-up, then its slab, its signal stack
  * and the at-exit dump. 0, or -1 when it runs unprofiled. */
 int pp__thread_start(pp__tls_t *t, int fe);
+
+/* Fill pp__g's service, host and build id (process.c; start-up). */
+void pp__process_init(void);
 
 /* pp_set_timing() without the start-up (state.c). */
 int pp__set_timing(enum pp_timing mode, unsigned sample_n);

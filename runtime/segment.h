@@ -10,7 +10,8 @@
 #define PP__SHM_MAGIC "PPLIVE\r\n"
 /* Bumped whenever the header or any structure a reader walks (slab, path,
  * segment timing, name record) changes shape. */
-#define PP__SHM_VERSION 3u /* 2: one timing record per node (self time); 3: histogram cells (hist.h) */
+#define PP__SHM_VERSION 4u /* 2: one timing record per node (self time); 3: histogram cells
+			    * (hist.h); 4: service, host, build id */
 
 enum { PP__SHM_RUNNING = 1, PP__SHM_EXITED = 2 };
 
@@ -45,6 +46,9 @@ typedef struct pp__shm_hdr {
 				 * writer from a later process given its pid */
 	char program[64];
 	char command[512];
+	char service[64];  /* PATHPROF_SERVICE or the program's name */
+	char host[64];
+	char build_id[48]; /* hex GNU build id of the executable, "" if none */
 } pp__shm_hdr_t;
 
 /* The name of one key, appended by the writer's namer and never changed. */

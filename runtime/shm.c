@@ -406,6 +406,9 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 		h->start_boot_ns = (uint64_t)boot.tv_sec * 1000000000ull + (uint64_t)boot.tv_nsec;
 	program_name(h->program, sizeof h->program);
 	command_line(h->command, sizeof h->command);
+	memcpy(h->service, pp__g.service, sizeof h->service);
+	memcpy(h->host, pp__g.host, sizeof h->host);
+	memcpy(h->build_id, pp__g.build_id, sizeof h->build_id);
 	/* The magic goes last: a reader that sees it sees a whole header. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, PP__SHM_MAGIC, 8);

@@ -478,6 +478,14 @@ void pp__trace_dumped(const pp_profile_t *pr)
 		p = put_str(p, pr->frontend);
 		p = put_str(p, pr->command);
 		done(&proc, p);
+		if (pr->service) {
+			p = room(&proc, 256); /* three strings of at most 63 bytes */
+			*p++ = PP_EV_PROCESS;
+			p = put_str(p, pr->service);
+			p = put_str(p, pr->host);
+			p = put_str(p, pr->build_id);
+			done(&proc, p);
+		}
 		flush(&proc);
 	}
 	pthread_mutex_unlock(&lock);

@@ -42,6 +42,7 @@ enum pp_trace_op {
 	PP_EV_NAME = 17,   /* key, front-end, line, name, file */
 	PP_EV_META = 18,   /* the meta fields of a profile dumped live */
 	PP_EV_CLOSE = 19,  /* chunks written before this one (at process exit) */
+	PP_EV_PROCESS = 20, /* service, host, build id of a profile dumped live */
 };
 
 uint32_t pp__crc32(const void *p, size_t n, uint32_t crc);

@@ -304,6 +304,15 @@ static int meta_from_trace(pp_profile_t *p, const pp_trace_t *tr)
 	p->sample_n = tr->has_meta ? m->sample_n : 0;
 	p->threads = tr->has_meta ? m->threads : tr->nthreads;
 	p->drops_depth += tr->skipped;
+	/* who wrote it: the recorded process, never this tool */
+	char **mine[3] = {&p->service, &p->host, &p->build_id};
+	const char *theirs[3] = {m->service, m->host, m->build_id};
+	for (int i = 0; i < 3; i++) {
+		free(*mine[i]);
+		*mine[i] = NULL;
+		if (tr->has_meta && m->service && !(*mine[i] = strdup(theirs[i] ? theirs[i] : "")))
+			return -1;
+	}
 	return p->frontend && p->command ? 0 : -1;
 }
 

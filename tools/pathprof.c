@@ -20,6 +20,7 @@ static const cli_cmd_t commands[] = {
 	{ "top", cmd_top, "live view of a running program's profile (PATHPROF_SHM)" },
 	{ "merge", cmd_merge, "merge profiles of several processes or runs into one" },
 	{ "recover", cmd_recover, "write the profile of a killed process from its live segment" },
+	{ "serve", cmd_serve, "serve this host's live profiles to Prometheus (/metrics)" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

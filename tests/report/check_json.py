@@ -37,12 +37,16 @@ NODE = ["id", "calls", "self_ticks", "self_ns", "incl", "name_ids", "path"]
 
 
 def check(case, doc):
-    if set(doc) != set(TOP) | {"ticks_per_ns", "gated_ns"}:
+    if set(doc) != set(TOP) | {"ticks_per_ns", "gated_ns", "service", "host", "build_id"}:
         err("%s: top-level keys %s" % (case, sorted(doc)))
         return
     for k, t in TOP.items():
         if not isinstance(doc[k], t):
             err("%s: %s is not %s" % (case, k, t.__name__))
+    # who wrote it: three strings, or three nulls (a profile without them)
+    who = [doc["service"], doc["host"], doc["build_id"]]
+    if not (all(isinstance(w, str) for w in who) or all(w is None for w in who)):
+        err("%s: service, host, build_id %r" % (case, who))
     if doc["schema"] != 2:
         err("%s: schema %r" % (case, doc["schema"]))
     if doc["selection"]["shown"] != len(doc["paths"]):

@@ -5,7 +5,7 @@
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
+ * usage: mkprof demo|labelled|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,14 +165,20 @@ int main(int argc, char **argv)
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "demo"))
+	if (!strcmp(argv[1], "demo")) {
 		demo(&p);
-	else if (!strcmp(argv[1], "hostile"))
+	} else if (!strcmp(argv[1], "labelled")) {
+		/* demo with the section PROCESS a real run writes */
+		demo(&p);
+		p.service = strdup("checkout");
+		p.host = strdup("db-7");
+		p.build_id = strdup("0123456789abcdef0123456789abcdef01234567");
+	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&p);
-	else if (!strcmp(argv[1], "wide"))
+	} else if (!strcmp(argv[1], "wide"))
 		wide(&p, 40, 25, 31);
 	else if (!strcmp(argv[1], "wide10k"))
 		wide(&p, 100, 100, 31);
@@ -184,7 +190,7 @@ int main(int argc, char **argv)
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
