@@ -217,6 +217,18 @@ def pprof(pp, prof, work):
                 want[name] = (flat + (v if name == pre[-1] else 0), cum + v)
         want = {k: v for k, v in want.items() if v != (0, 0)}
         eq('pprof -top %s' % value, pprof_top(out, index, env), want)
+    # who wrote it: labels on every sample (profile stores select by them)
+    lab = os.path.join(work, 'labelled.pathprof')
+    run([mkprof_path[0], 'labelled', lab])
+    out = os.path.join(work, 'labelled.pb.gz')
+    report(pp, lab, '--format', 'pprof', '-o', out)
+    tags = run(['go', 'tool', 'pprof', '-tags', out], env=env).decode()
+    for key, val in (('service', 'checkout'), ('host', 'db-7'),
+                     ('build_id', '0123456789abcdef0123456789abcdef01234567')):
+        if not re.search(r'^\s*%s: Total .+\n\s+\S+ \(\s*100%%\): %s$' % (key, val), tags, re.M):
+            fail('pprof -tags: no %s: %s on every sample:\n%s' % (key, val, tags))
+    if not re.search(r'^\s*pid: Total .+\n\s+\S+ \(\s*100%\): 77$', tags, re.M):
+        fail('pprof -tags: no pid 77 on every sample:\n%s' % tags)
 
 
 def main():
