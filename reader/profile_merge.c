@@ -172,6 +172,74 @@ out:
 	return why;
 }
 
+/* A map key for an entry's (blocked, waker, reason, kind); equal keys are
+ * then compared field by field. */
+static uint64_t offcpu_key(const pp_offcpu_t *e)
+{
+	uint64_t w = e->waker.id;
+	return e->blocked.id ^ (w << 17 | w >> 47) ^
+	       ((uint64_t)(e->reason << 8 | e->waker_kind) * 0x9e3779b97f4a7c15ull);
+}
+
+static int copy_side(pp_ppath_t *d, const pp_ppath_t *s, const uint32_t *remap)
+{
+	*d = (pp_ppath_t){.id = s->id, .depth = s->depth};
+	if (!s->depth)
+		return 0;
+	d->names = malloc(s->depth * sizeof *d->names);
+	if (!d->names)
+		return -1;
+	for (uint32_t k = 0; k < s->depth; k++)
+		d->names[k] = remap[s->names[k]];
+	return 0;
+}
+
+/* dst's off-CPU entries += src's: matched by (blocked, waker, reason,
+ * kind), times merged. NULL, or why it failed. */
+static const char *merge_offcpu(pp_profile_t *dst, const pp_profile_t *src, const uint32_t *remap)
+{
+	const char *oom = "out of memory while merging profiles";
+	pp__map_t at = {0};
+	const char *why = oom;
+	for (uint32_t i = 0; i < dst->noffcpu; i++)
+		if (pp__map_put(&at, offcpu_key(&dst->offcpu[i]), i) != 0)
+			goto out;
+	if (src->noffcpu) {
+		pp_offcpu_t *m = realloc(dst->offcpu, ((size_t)dst->noffcpu + src->noffcpu) * sizeof *m);
+		if (!m)
+			goto out;
+		dst->offcpu = m;
+	}
+	for (uint32_t i = 0; i < src->noffcpu; i++) {
+		const pp_offcpu_t *s = &src->offcpu[i];
+		uint32_t k;
+		pp_offcpu_t *d;
+		if (pp__map_get(&at, offcpu_key(s), &k) && dst->offcpu[k].blocked.id == s->blocked.id &&
+		    dst->offcpu[k].waker.id == s->waker.id && dst->offcpu[k].reason == s->reason &&
+		    dst->offcpu[k].waker_kind == s->waker_kind) {
+			d = &dst->offcpu[k];
+		} else {
+			d = &dst->offcpu[dst->noffcpu];
+			memset(d, 0, sizeof *d);
+			d->reason = s->reason;
+			d->waker_kind = s->waker_kind;
+			if (copy_side(&d->blocked, &s->blocked, remap) ||
+			    copy_side(&d->waker, &s->waker, remap)) {
+				free(d->blocked.names);
+				goto out;
+			}
+			if (pp__map_put(&at, offcpu_key(s), dst->noffcpu++) != 0)
+				goto out;
+		}
+		if (pp__seg_merge(&d->time, &s->time) != 0)
+			goto out;
+	}
+	why = NULL;
+out:
+	pp__map_free(&at);
+	return why;
+}
+
 int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, size_t errlen)
 {
 	int empty = dst->version == 0 && dst->npaths == 0 && dst->nnodes == 0 && dst->nnames == 0;
@@ -240,6 +308,8 @@ int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, siz
 	why = merge_list(&dst->paths, &dst->npaths, src->paths, src->npaths, remap);
 	if (!why)
 		why = merge_list(&dst->nodes, &dst->nnodes, src->nodes, src->nnodes, remap);
+	if (!why)
+		why = merge_offcpu(dst, src, remap);
 	if (why)
 		goto out;
 	rc = pp__profile_canonical(dst);

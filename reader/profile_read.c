@@ -16,6 +16,7 @@
 #define PATH_MIN 20u /* id, depth, count */
 #define NODE_MIN 56u /* id, depth, self, count, sum, min, max, nbins */
 #define BIN_LEN 12u  /* bucket, count */
+#define SEG_MIN 36u  /* count, sum, min, max, nbins */
 
 struct rd {
 	const char *path;
@@ -214,6 +215,41 @@ static void read_names_of(struct rd *r, pp_ppath_t *pp)
 		pp->names[k] = get_u32(r);
 }
 
+/* Like read_names_of, for an off-CPU side, which may be empty (depth 0). */
+static void read_side(struct rd *r, pp_ppath_t *pp)
+{
+	pp->id = get_u64(r);
+	uint32_t depth = get_u32(r);
+	if (!depth || !fits(r, depth, 4, "name indices"))
+		return;
+	pp->names = alloc(r, depth, sizeof *pp->names);
+	if (r->failed)
+		return;
+	pp->depth = depth;
+	for (uint32_t k = 0; k < depth; k++)
+		pp->names[k] = get_u32(r);
+}
+
+static void read_offcpu(struct rd *r, pp_profile_t *p)
+{
+	uint32_t n = get_u32(r);
+	/* each entry: two sides (12 bytes), reason and kind, a segment */
+	if (!fits(r, n, 24 + 8 + SEG_MIN, "off-CPU entries"))
+		return;
+	p->offcpu = alloc(r, n, sizeof *p->offcpu);
+	if (r->failed)
+		return;
+	p->noffcpu = n;
+	for (uint32_t i = 0; i < n && !r->failed; i++) {
+		pp_offcpu_t *e = &p->offcpu[i];
+		read_side(r, &e->blocked);
+		read_side(r, &e->waker);
+		e->reason = get_u32(r);
+		e->waker_kind = get_u32(r);
+		read_seg(r, &e->time);
+	}
+}
+
 /* Paths (nodes = 0) or nodes into *list, *n. */
 static void read_list(struct rd *r, pp_ppath_t **list, uint32_t *count, int nodes)
 {
@@ -247,6 +283,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_CRASH: return "CRASH";
 	case SEC_RECOVERED: return "RECOVERED";
 	case SEC_PROCESS: return "PROCESS";
+	case SEC_OFFCPU: return "OFFCPU";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -273,7 +310,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 	p->version = version;
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
-	    seen_recovered = 0, seen_process = 0;
+	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -296,7 +333,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes
 			  : type == SEC_CRASH ? &seen_crash
 			  : type == SEC_RECOVERED ? &seen_recovered
-			  : type == SEC_PROCESS ? &seen_process : NULL;
+			  : type == SEC_PROCESS ? &seen_process
+			  : type == SEC_OFFCPU ? &seen_offcpu : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -332,6 +370,11 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (!r->failed && p->recovered_signal > 64)
 				return fail(r, "corrupt section RECOVERED at byte %zu: signal %u", pos,
 					    p->recovered_signal);
+			break;
+		case SEC_OFFCPU:
+			if (!seen_names)
+				return fail(r, "corrupt file: section OFFCPU at byte %zu comes before NAMES", pos);
+			read_offcpu(r, p);
 			break;
 		case SEC_PROCESS:
 			p->service = get_str(r);

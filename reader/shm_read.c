@@ -527,6 +527,16 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 	return rc;
 }
 
+int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_key, char *err,
+		  size_t errlen)
+{
+	memset(names, 0, sizeof *names);
+	if (pp__shm_check(v, err, errlen) != 0)
+		return -1;
+	walk_t w = {v, v->h->base, 0, err, errlen, 0, 0};
+	return load_names(&w, names, by_key);
+}
+
 int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
 		     size_t errlen)
 {

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "map.h"
 #include "profile.h"
 #include "segment.h"
 
@@ -50,5 +51,11 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 		     size_t errlen);
 
 void pp__shm_close(pp__shm_view_t *v);
+
+/* The key names the segment publishes, into names's name table, by_key
+ * mapping each key to its index there (the off-CPU recorder names keys
+ * read from threads' stacks). 0, or -1 with one line in err. */
+int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_key, char *err,
+		  size_t errlen);
 
 #endif

@@ -111,6 +111,45 @@ static void json_names(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa, c
 	fputc(']', out);
 }
 
+/* "offcpu": present when the profile has off-CPU data (run --offcpu):
+ * per (blocked node, reason, waker), the blocks and their off-CPU time in
+ * ns. A node of depth 0 is "outside any gate". */
+static void json_offcpu(FILE *out, const pp_profile_t *p)
+{
+	fputs(",\n  \"offcpu\": [", out);
+	for (uint32_t i = 0; i < p->noffcpu; i++) {
+		const pp_offcpu_t *e = &p->offcpu[i];
+		const pp_seg_t *s = &e->time;
+		fputs(i ? ",\n    {" : "\n    {", out);
+		fprintf(out, "\"blocked_id\": \"%016llx\", \"reason\": \"%s\", \"waker\": \"%s\", "
+			"\"waker_id\": ", (unsigned long long)e->blocked.id,
+			pp__offcpu_reason_name(e->reason), pp__waker_name(e->waker_kind));
+		if (e->waker.depth)
+			fprintf(out, "\"%016llx\"", (unsigned long long)e->waker.id);
+		else
+			fputs("null", out);
+		fputs(",\n     ", out);
+		json_u64(out, "blocks", s->count, ", ");
+		json_u64(out, "total_ns", s->sum, ", ");
+		json_u64(out, "min_ns", s->min, ", ");
+		json_u64(out, "p50_ns", pp__seg_percentile(s, 50), ", ");
+		json_u64(out, "p99_ns", pp__seg_percentile(s, 99), ", ");
+		json_u64(out, "max_ns", s->max, ",\n     ");
+		fputs("\"blocked\": [", out);
+		for (uint32_t d = 0; d < e->blocked.depth; d++) {
+			fputs(d ? ", " : "", out);
+			pp__report_json_str(out, pp__report_name(p, e->blocked.names[d]));
+		}
+		fputs("], \"waker_path\": [", out);
+		for (uint32_t d = 0; d < e->waker.depth; d++) {
+			fputs(d ? ", " : "", out);
+			pp__report_json_str(out, pp__report_name(p, e->waker.names[d]));
+		}
+		fputs("]}", out);
+	}
+	fputs(p->noffcpu ? "\n  ]" : "]", out);
+}
+
 int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *rows,
 		    size_t n)
 {
@@ -219,6 +258,9 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		json_names(out, p, nd, "\n      ");
 		fputs("\n    }", out);
 	}
-	fputs(p->nnodes ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(p->nnodes ? "\n  ]" : "]", out);
+	if (p->noffcpu)
+		json_offcpu(out, p);
+	fputs("\n}\n", out);
 	return 0;
 }

@@ -112,7 +112,27 @@ void pp__profile_free(pp_profile_t *p)
 		pp__seg_free(&p->nodes[i].incl);
 	}
 	free(p->nodes);
+	for (uint32_t i = 0; p->offcpu && i < p->noffcpu; i++) {
+		free(p->offcpu[i].blocked.names);
+		free(p->offcpu[i].waker.names);
+		pp__seg_free(&p->offcpu[i].time);
+	}
+	free(p->offcpu);
 	memset(p, 0, sizeof *p);
+}
+
+const char *pp__offcpu_reason_name(uint32_t reason)
+{
+	static const char *const names[PP_OFF_REASONS] = {"other", "futex", "poll", "disk", "net",
+							   "sleep"};
+	return reason < PP_OFF_REASONS ? names[reason] : "?";
+}
+
+const char *pp__waker_name(uint32_t kind)
+{
+	static const char *const names[PP_WAKER_KINDS] = {"unseen", "path", "thread", "process",
+							   "kernel"};
+	return kind < PP_WAKER_KINDS ? names[kind] : "?";
 }
 
 /* ---- checks shared by writer and reader ----
@@ -200,6 +220,57 @@ static int check_list(const pp_profile_t *p, const pp_ppath_t *list, uint32_t n,
 	return 0;
 }
 
+/* One side of an off-CPU entry: a node, or depth 0 for none. */
+static int check_side(const pp_profile_t *p, const pp_ppath_t *pp, uint32_t i, const char *side,
+		      int check_ids, const char **scratch, char *msg, size_t len)
+{
+	if (pp->depth > MAX_DEPTH || (pp->depth && !pp->names)) {
+		snprintf(msg, len, "off-CPU entry %u: %s depth %u above %u", i, side, pp->depth,
+			 MAX_DEPTH);
+		return -1;
+	}
+	for (uint32_t k = 0; k < pp->depth; k++) {
+		if (pp->names[k] >= p->nnames) {
+			snprintf(msg, len, "off-CPU entry %u: %s name index %u out of range (%u names)", i,
+				 side, pp->names[k], p->nnames);
+			return -1;
+		}
+	}
+	if (check_ids && pp->id != pp__profile_stored_id(p, pp, scratch)) {
+		snprintf(msg, len, "off-CPU entry %u: %s id %016llx does not match its names", i, side,
+			 (unsigned long long)pp->id);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_offcpu(const pp_profile_t *p, int check_ids, const char **scratch, char *msg,
+			size_t len)
+{
+	if (p->noffcpu && !p->offcpu) {
+		snprintf(msg, len, "off-CPU array missing");
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->noffcpu; i++) {
+		const pp_offcpu_t *e = &p->offcpu[i];
+		if (check_side(p, &e->blocked, i, "blocked", check_ids, scratch, msg, len) ||
+		    check_side(p, &e->waker, i, "waker", check_ids, scratch, msg, len))
+			return -1;
+		if (e->reason >= PP_OFF_REASONS || e->waker_kind >= PP_WAKER_KINDS ||
+		    (e->waker.depth && e->waker_kind != PP_WAKER_GATED)) {
+			snprintf(msg, len, "off-CPU entry %u: reason %u, waker kind %u with depth %u", i,
+				 e->reason, e->waker_kind, e->waker.depth);
+			return -1;
+		}
+		char why[160];
+		if (check_seg(&e->time, why, sizeof why)) {
+			snprintf(msg, len, "off-CPU entry %u: %s", i, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch, char *msg,
 		      size_t len)
 {
@@ -216,7 +287,8 @@ int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch
 		return -1;
 	}
 	if (check_list(p, p->paths, p->npaths, "path", 0, check_ids, scratch, msg, len) ||
-	    check_list(p, p->nodes, p->nnodes, "node", 1, check_ids, scratch, msg, len))
+	    check_list(p, p->nodes, p->nnodes, "node", 1, check_ids, scratch, msg, len) ||
+	    check_offcpu(p, check_ids, scratch, msg, len))
 		return -1;
 	return 0;
 }
@@ -248,6 +320,20 @@ static int by_id(const void *a, const void *b)
 {
 	uint64_t x = ((const pp_ppath_t *)a)->id, y = ((const pp_ppath_t *)b)->id;
 	return x < y ? -1 : x > y;
+}
+
+/* Off-CPU entries: by total time, heaviest first, then by key. */
+static int by_offcpu(const void *a, const void *b)
+{
+	const pp_offcpu_t *x = a, *y = b;
+	if (x->time.sum != y->time.sum)
+		return x->time.sum > y->time.sum ? -1 : 1;
+	const uint64_t kx[4] = {x->blocked.id, x->waker.id, x->reason, x->waker_kind};
+	const uint64_t ky[4] = {y->blocked.id, y->waker.id, y->reason, y->waker_kind};
+	for (int i = 0; i < 4; i++)
+		if (kx[i] != ky[i])
+			return kx[i] < ky[i] ? -1 : 1;
+	return 0;
 }
 
 int pp__profile_canonical(pp_profile_t *p)
@@ -286,6 +372,14 @@ int pp__profile_canonical(pp_profile_t *p)
 	for (uint32_t i = 0; i < p->nnodes; i++)
 		for (uint32_t j = 0; j < p->nodes[i].depth; j++)
 			p->nodes[i].names[j] = remap[p->nodes[i].names[j]];
+	for (uint32_t i = 0; i < p->noffcpu; i++) {
+		pp_ppath_t *side[2] = {&p->offcpu[i].blocked, &p->offcpu[i].waker};
+		for (int s = 0; s < 2; s++)
+			for (uint32_t j = 0; j < side[s]->depth; j++)
+				side[s]->names[j] = remap[side[s]->names[j]];
+	}
+	if (p->noffcpu > 1)
+		qsort(p->offcpu, p->noffcpu, sizeof *p->offcpu, by_offcpu);
 	if (p->npaths > 1)
 		qsort(p->paths, p->npaths, sizeof *p->paths, by_id);
 	if (p->nnodes > 1)

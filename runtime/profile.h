@@ -37,6 +37,38 @@ typedef struct pp_ppath {
 } pp_ppath_t;
 typedef pp_ppath_t pp_pnode_t;
 
+/* Why a thread was off the CPU, from its kernel stack when it blocked. */
+enum pp_offcpu_reason {
+	PP_OFF_OTHER = 0, PP_OFF_FUTEX = 1, PP_OFF_POLL = 2, PP_OFF_DISK = 3, PP_OFF_NET = 4,
+	PP_OFF_SLEEP = 5, PP_OFF_REASONS
+};
+
+/* Who woke it. */
+enum pp_waker {
+	PP_WAKER_NONE = 0,    /* not seen (woken before the recorder saw it block) */
+	PP_WAKER_GATED = 1,   /* a thread of the process, on the path node `waker` */
+	PP_WAKER_THREAD = 2,  /* a thread of the process outside any gate */
+	PP_WAKER_PROCESS = 3, /* another process */
+	PP_WAKER_KERNEL = 4,  /* an interrupt, a timer or a kernel thread */
+	PP_WAKER_KINDS
+};
+
+/* Off-CPU time of one (blocked node, reason, waker) triple (section
+ * OFFCPU): every time a thread of the process blocked on the node `blocked`
+ * (depth 0: outside any gate) for that reason and was woken by that waker.
+ * time is in nanoseconds: count = blocks, sum = total off-CPU time. */
+typedef struct pp_offcpu {
+	pp_ppath_t blocked;
+	pp_ppath_t waker; /* depth 0 unless waker_kind is PP_WAKER_GATED */
+	uint32_t reason;
+	uint32_t waker_kind;
+	pp_seg_t time;
+} pp_offcpu_t;
+
+/* Names of the reasons and waker kinds as reports print them. */
+const char *pp__offcpu_reason_name(uint32_t reason);
+const char *pp__waker_name(uint32_t kind);
+
 typedef struct pp_profile {
 	uint32_t version;
 	char *frontend; /* "raii", "cyg", "xray", "plugin", "replay", ... */
@@ -65,6 +97,9 @@ typedef struct pp_profile {
 	/* Who wrote it (section PROCESS): NULL when the file has none; "" for
 	 * a value that is unknown or differs between merged profiles. */
 	char *service, *host, *build_id;
+	/* Off-CPU time by blocked node, reason and waker (pathprof run --offcpu). */
+	uint32_t noffcpu;
+	pp_offcpu_t *offcpu;
 	uint32_t nnames;
 	pp_name_t *names;
 	uint32_t npaths;

@@ -113,24 +113,42 @@ static void body_paths(struct out *o, const struct wctx *w)
 	}
 }
 
+static void put_seg(struct out *o, const pp_seg_t *s)
+{
+	put_u64(o, s->count);
+	put_u64(o, s->sum);
+	put_u64(o, s->min);
+	put_u64(o, s->max);
+	put_u32(o, s->nbins);
+	for (uint32_t j = 0; j < s->nbins; j++) {
+		put_u32(o, s->bins[j].bucket);
+		put_u64(o, s->bins[j].count);
+	}
+}
+
 static void body_nodes(struct out *o, const struct wctx *w)
 {
 	const pp_profile_t *p = w->p;
 	put_u32(o, p->nnodes);
 	for (uint32_t i = 0; i < p->nnodes && !o->err; i++) {
 		const pp_pnode_t *n = &p->nodes[i];
-		const pp_seg_t *s = &n->incl;
 		put_names(o, w, n);
 		put_u64(o, n->self);
-		put_u64(o, s->count);
-		put_u64(o, s->sum);
-		put_u64(o, s->min);
-		put_u64(o, s->max);
-		put_u32(o, s->nbins);
-		for (uint32_t j = 0; j < s->nbins; j++) {
-			put_u32(o, s->bins[j].bucket);
-			put_u64(o, s->bins[j].count);
-		}
+		put_seg(o, &n->incl);
+	}
+}
+
+static void body_offcpu(struct out *o, const struct wctx *w)
+{
+	const pp_profile_t *p = w->p;
+	put_u32(o, p->noffcpu);
+	for (uint32_t i = 0; i < p->noffcpu && !o->err; i++) {
+		const pp_offcpu_t *e = &p->offcpu[i];
+		put_names(o, w, &e->blocked);
+		put_names(o, w, &e->waker);
+		put_u32(o, e->reason);
+		put_u32(o, e->waker_kind);
+		put_seg(o, &e->time);
 	}
 }
 
@@ -186,6 +204,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_RECOVERED, 0, body_recovered, w);
 	if (w->p->service)
 		section(o, SEC_PROCESS, 0, body_process, w);
+	if (w->p->noffcpu)
+		section(o, SEC_OFFCPU, 0, body_offcpu, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

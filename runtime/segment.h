@@ -49,6 +49,11 @@ typedef struct pp__shm_hdr {
 	char service[64];  /* PATHPROF_SERVICE or the program's name */
 	char host[64];
 	char build_id[48]; /* hex GNU build id of the executable, "" if none */
+	/* Where a thread's gate state lives: pp__tls is at the thread pointer
+	 * (x86-64: the fs base) plus this, in every thread (static TLS). The
+	 * off-CPU recorder reads a blocked thread's open frames there. 0 when
+	 * unknown (another architecture). */
+	int64_t tls_offset;
 } pp__shm_hdr_t;
 
 /* The name of one key, appended by the writer's namer and never changed. */

@@ -375,6 +375,18 @@ static void command_line(char *buf, size_t n)
 	buf[got] = '\0';
 }
 
+/* pp__tls's distance from the thread pointer, the same in every thread. */
+static int64_t tls_offset(void)
+{
+#if defined(__x86_64__)
+	uintptr_t tp;
+	__asm__("mov %%fs:0, %0" : "=r"(tp)); /* the TCB points to itself */
+	return (int64_t)((uintptr_t)&pp__tls - tp);
+#else
+	return 0;
+#endif
+}
+
 void pp__shm_crashed(int sig)
 {
 	pp__shm_hdr_t *h = pp__arena.hdr;
@@ -409,6 +421,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	memcpy(h->service, pp__g.service, sizeof h->service);
 	memcpy(h->host, pp__g.host, sizeof h->host);
 	memcpy(h->build_id, pp__g.build_id, sizeof h->build_id);
+	h->tls_offset = tls_offset();
 	/* The magic goes last: a reader that sees it sees a whole header. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, PP__SHM_MAGIC, 8);

@@ -6,6 +6,7 @@
  * (SIGKILL, the OOM killer) is recovered from it (`pathprof recover`). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,6 +18,20 @@
 
 #include "cli.h"
 #include "report.h"
+#ifdef PP_HAVE_OFFCPU
+#include "offcpu.h"
+#include "shm_read.h"
+#endif
+
+/* What the off-CPU recorder needs while the program runs. */
+typedef struct offcpu_run {
+	int wanted;
+	const char *seg_tmpl; /* the segment's name, %p for the pid */
+#ifdef PP_HAVE_OFFCPU
+	pp_offcpu_rec_t *rec;
+	int tls_set;
+#endif
+} offcpu_run_t;
 
 static const char help_text[] =
 	"usage: pathprof run [options] [--] PROGRAM [ARGS...]\n"
@@ -35,6 +50,10 @@ static const char help_text[] =
 	"  --format FMT      report format, as 'pathprof report --format'\n"
 	"  --names FORM      'full' (default) or 'short' C++ names, as 'pathprof\n"
 	"                    report --names'\n"
+	"  --offcpu          also record where the program's threads block, why\n"
+	"                    (futex, poll, disk, net, sleep, other) and which path\n"
+	"                    wakes them, with BPF (needs root or CAP_BPF and\n"
+	"                    CAP_PERFMON, and a kernel with BTF; docs/offcpu.md)\n"
 	"  -o, --output FILE write the report to FILE instead of standard output,\n"
 	"                    which the program's own output shares ('pprof', being\n"
 	"                    binary, needs it)\n"
@@ -49,7 +68,7 @@ static const char help_text[] =
 	"Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
 	"not be started; 2 for a bad command line.\n";
 
-enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES };
+enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES, OPT_OFFCPU };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
@@ -59,6 +78,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "names", required_argument, NULL, OPT_NAMES },
+	{ "offcpu", no_argument, NULL, OPT_OFFCPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -142,7 +162,48 @@ static int segment_left(const char *name)
 	return access(path, F_OK) == 0;
 }
 
-static int run_child(char **argv, pid_t *pid_out)
+#ifdef PP_HAVE_OFFCPU
+/* Once the program's segment exists, tell the recorder where its threads
+ * keep their gate state. */
+static void offcpu_tls(offcpu_run_t *o, pid_t pid)
+{
+	char *name = expand_pid(o->seg_tmpl, pid), err[256];
+	pp__shm_view_t v;
+	if (name && pp__shm_open(&v, name, err, sizeof err) == 0) {
+		if (v.h->tls_offset) {
+			pp_offcpu_set_tls(o->rec, v.h->tls_offset);
+			o->tls_set = 1;
+		}
+		pp__shm_close(&v);
+	}
+	free(name);
+}
+#endif
+
+/* Wait for pid; with the recorder on, read its events meanwhile. */
+static int wait_child(pid_t pid, int *st, offcpu_run_t *o)
+{
+#ifdef PP_HAVE_OFFCPU
+	while (o->rec) {
+		pid_t w = waitpid(pid, st, WNOHANG);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (!o->tls_set)
+			offcpu_tls(o, pid);
+		pp_offcpu_poll(o->rec, 50);
+	}
+#else
+	(void)o;
+#endif
+	while (waitpid(pid, st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+static int run_child(char **argv, pid_t *pid_out, offcpu_run_t *o)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	sigemptyset(&ign.sa_mask);
@@ -150,6 +211,13 @@ static int run_child(char **argv, pid_t *pid_out)
 	sigaction(SIGQUIT, &ign, &old_quit);
 
 	fflush(NULL);
+	/* With --offcpu the child waits until the recorder is on: the first
+	 * blocks of the program are recorded too. */
+	int go[2] = {-1, -1};
+	if (o->wanted && pipe2(go, O_CLOEXEC) != 0) {
+		cli_error("run: cannot start '%s': %s", argv[0], strerror(errno));
+		return 127;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		cli_error("run: cannot start '%s': %s", argv[0], strerror(errno));
@@ -158,19 +226,32 @@ static int run_child(char **argv, pid_t *pid_out)
 	if (pid == 0) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
+		if (go[0] >= 0) {
+			char c;
+			close(go[1]);
+			while (read(go[0], &c, 1) < 0 && errno == EINTR)
+				;
+		}
 		execvp(argv[0], argv);
 		int e = errno;
 		cli_error("run: cannot run '%s': %s", argv[0], strerror(e));
 		_exit(e == ENOENT ? 127 : 126);
 	}
 	*pid_out = pid;
+	if (go[0] >= 0) {
+#ifdef PP_HAVE_OFFCPU
+		char err[256];
+		o->rec = pp_offcpu_start(pid, err, sizeof err);
+		if (!o->rec)
+			cli_error("run: --offcpu: %s; the program runs without off-CPU data", err);
+#endif
+		close(go[0]);
+		close(go[1]); /* the child reads end of file: go */
+	}
 	int st = 0;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
-			cli_error("run: waiting for '%s': %s", argv[0], strerror(errno));
-			st = 127 << 8;
-			break;
-		}
+	if (wait_child(pid, &st, o) != 0) {
+		cli_error("run: waiting for '%s': %s", argv[0], strerror(errno));
+		st = 127 << 8;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -182,10 +263,29 @@ static int run_child(char **argv, pid_t *pid_out)
 	return WEXITSTATUS(st);
 }
 
+#ifdef PP_HAVE_OFFCPU
+/* Add the recorder's entries to the profile file the program wrote. */
+static void offcpu_into(pp_offcpu_rec_t *rec, const char *seg, const char *file)
+{
+	char err[512];
+	pp_profile_t p;
+	if (!file || !seg || pp__profile_read(&p, file, err, sizeof err) != 0) {
+		pp_offcpu_finish(rec, NULL, NULL, NULL, 0);
+		cli_error("run: --offcpu: no profile to add off-CPU data to");
+		return;
+	}
+	if (pp_offcpu_finish(rec, seg, &p, err, sizeof err) != 0 ||
+	    pp__profile_write(&p, file, err, sizeof err) != 0)
+		cli_error("run: --offcpu: %s", err);
+	pp__profile_free(&p);
+}
+#endif
+
 int cmd_run(int argc, char **argv)
 {
 	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *format = NULL;
 	const char *report_out = NULL, *names = NULL;
+	offcpu_run_t offcpu = {0};
 	int c;
 	uint64_t v;
 
@@ -196,6 +296,9 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			report_out = optarg;
+			break;
+		case OPT_OFFCPU:
+			offcpu.wanted = 1;
 			break;
 		case OPT_NAMES:
 			if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
@@ -291,24 +394,50 @@ int cmd_run(int argc, char **argv)
 		return CLI_FAIL;
 	}
 
+	if (offcpu.wanted) {
+#ifdef PP_HAVE_OFFCPU
+		char err[256];
+		if (no_shm) {
+			cli_error("run: --offcpu names paths through the live segment, and "
+				  "PATHPROF_SHM is off; the program runs without off-CPU data");
+			offcpu.wanted = 0;
+		} else if (pp_offcpu_available(err, sizeof err) != 0) {
+			cli_error("run: --offcpu: %s; the program runs without off-CPU data", err);
+			offcpu.wanted = 0;
+		} else if (own_shm && setenv("PATHPROF_SHM_KEEP", "1", 1) != 0) {
+			offcpu.wanted = 0;
+		}
+#else
+		cli_error("run: --offcpu: this pathprof was built without BPF (libbpf-dev, bpftool, "
+			  "clang and a kernel with BTF are needed at build time); the program runs "
+			  "without off-CPU data");
+		offcpu.wanted = 0;
+#endif
+	}
+	char *seg_tmpl = NULL;
+	if (!no_shm && asprintf(&seg_tmpl, "/%s", own_shm ? "pathprof-run.%p" : shm + (shm[0] == '/')) < 0)
+		seg_tmpl = NULL;
+	offcpu.seg_tmpl = seg_tmpl;
+
 	pid_t pid = 0;
-	int status = run_child(prog, &pid);
+	int status = run_child(prog, &pid, &offcpu);
 	char *file = pid ? expand_pid(out, pid) : NULL;
-	char *tmpl = NULL, *seg = NULL;
-	if (pid && !no_shm &&
-	    asprintf(&tmpl, "/%s", own_shm ? "pathprof-run.%p" : shm + (shm[0] == '/')) > 0)
-		seg = expand_pid(tmpl, pid);
-	free(tmpl);
+	char *seg = pid && seg_tmpl ? expand_pid(seg_tmpl, pid) : NULL;
+	free(seg_tmpl);
 	if (file && seg && segment_left(seg)) {
 		/* A crash wrote the profile and left the segment; a kill (or
 		 * _exit, exec) left only the segment. A segment of ours does not
 		 * outlive the run either way. */
 		int sig = status > 128 && status < 128 + 65 ? status - 128 : 0;
 		if (access(file, R_OK) != 0)
-			cli_recover(seg, file, sig, CLI_RECOVER_QUIET | (own_shm ? 0 : CLI_RECOVER_KEEP));
-		else if (own_shm)
-			shm_unlink(seg);
+			cli_recover(seg, file, sig, CLI_RECOVER_QUIET | CLI_RECOVER_KEEP);
 	}
+#ifdef PP_HAVE_OFFCPU
+	if (offcpu.rec)
+		offcpu_into(offcpu.rec, seg, file);
+#endif
+	if (own_shm && seg && segment_left(seg))
+		shm_unlink(seg);
 	free(seg);
 	if (file && access(file, R_OK) == 0) {
 		char *rargv[12];

@@ -1,0 +1,181 @@
+/* The kernel side of `pathprof run --offcpu` (offcpu.h): on the scheduler's
+ * tracepoints, for the threads of one process. A thread switched out in a
+ * sleeping state leaves its open gates (read from its pp__tls, at its fs
+ * base plus the offset the live segment publishes) and its kernel stack; a
+ * wake-up of such a thread notes the waker, with the waker's open gates when
+ * it is a thread of the same process, and its kernel stack (an interrupt
+ * shows there); when the thread runs again one event goes to user space.
+ * Only threads of the target process cost anything beyond a compare. */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "offcpu.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 target_tgid = 0;
+
+struct block {
+	__u64 ts;
+	__u32 depth, nstack;
+	__u64 keys[PP_OFF_MAXD];
+	__u64 stack[PP_OFF_STACK];
+};
+
+struct wake {
+	__u32 tid, depth, same, nstack;
+	__u64 keys[PP_OFF_MAXD];
+	__u64 stack[PP_OFF_STACK];
+};
+
+/* [0]: pp__tls's offset from the fs base, 0 until the segment says */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __s64);
+} cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct block);
+} blocked SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct wake);
+} woken SEC(".maps");
+
+/* Records are built here: they are larger than the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct block);
+} block_tmp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wake);
+} wake_tmp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} events SEC(".maps");
+
+/* The first words of pp__tls_t (pathprof/state.h). */
+struct tls_head {
+	__u64 hash;
+	__u32 dstate;
+	__u32 limit;
+	__u64 stack;
+};
+
+/* The current thread's open gates, root first, into keys; their number.
+ * Frames are 64 bytes, the key at offset 16 (pp__frame_t). */
+static __always_inline __u32 read_path(__u64 *keys)
+{
+	__u32 zero = 0;
+	__s64 *off = bpf_map_lookup_elem(&cfg, &zero);
+	if (!off || !*off)
+		return 0;
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 fsbase = BPF_CORE_READ(t, thread.fsbase);
+	struct tls_head h;
+	if (bpf_probe_read_user(&h, sizeof h, (void *)(fsbase + *off)) != 0)
+		return 0;
+	__u32 depth = h.dstate >> 6;
+	for (__u32 i = 0; i < PP_OFF_MAXD; i++) {
+		if (i >= depth)
+			break;
+		if (bpf_probe_read_user(&keys[i], sizeof keys[i], (void *)(h.stack + i * 64 + 16)))
+			return i;
+	}
+	return depth;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u32 zero = 0;
+	/* prev is the current task here: its memory is the one readable */
+	if (prev->tgid == target_tgid && prev_state != 0) {
+		struct block *b = bpf_map_lookup_elem(&block_tmp, &zero);
+		if (!b)
+			return 0;
+		__u32 tid = prev->pid;
+		b->ts = bpf_ktime_get_ns();
+		b->depth = read_path(b->keys);
+		long n = bpf_get_stack(ctx, b->stack, sizeof b->stack, 0);
+		b->nstack = n > 0 ? (__u64)n / 8 : 0;
+		bpf_map_update_elem(&blocked, &tid, b, BPF_ANY);
+		bpf_map_delete_elem(&woken, &tid);
+	}
+	if (next->tgid != target_tgid)
+		return 0;
+	__u32 tid = next->pid;
+	struct block *b = bpf_map_lookup_elem(&blocked, &tid);
+	if (!b)
+		return 0;
+	struct pp_off_event *e = bpf_ringbuf_reserve(&events, sizeof *e, 0);
+	if (e) {
+		e->tid = tid;
+		e->off_ns = bpf_ktime_get_ns() - b->ts;
+		e->depth = b->depth;
+		e->nstack = b->nstack;
+		__builtin_memcpy(e->keys, b->keys, sizeof e->keys);
+		__builtin_memcpy(e->stack, b->stack, sizeof e->stack);
+		struct wake *w = bpf_map_lookup_elem(&woken, &tid);
+		if (w) {
+			/* user space tells an interrupt from a thread by the
+			 * waker's stack: the kind here is provisional */
+			e->waker_kind = w->same ? 1 : 3;
+			e->waker_tid = w->tid;
+			e->waker_depth = w->depth;
+			e->waker_nstack = w->nstack;
+			__builtin_memcpy(e->waker_keys, w->keys, sizeof e->waker_keys);
+			__builtin_memcpy(e->waker_stack, w->stack, sizeof e->waker_stack);
+		} else {
+			e->waker_kind = 0;
+			e->waker_tid = 0;
+			e->waker_depth = 0;
+			e->waker_nstack = 0;
+		}
+		bpf_ringbuf_submit(e, 0);
+	}
+	bpf_map_delete_elem(&blocked, &tid);
+	bpf_map_delete_elem(&woken, &tid);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	if (p->tgid != target_tgid)
+		return 0;
+	__u32 tid = p->pid, zero = 0;
+	if (!bpf_map_lookup_elem(&blocked, &tid))
+		return 0;
+	struct wake *w = bpf_map_lookup_elem(&wake_tmp, &zero);
+	if (!w)
+		return 0;
+	struct task_struct *cur = bpf_get_current_task_btf();
+	w->tid = cur->pid;
+	w->same = cur->tgid == target_tgid;
+	w->depth = w->same ? read_path(w->keys) : 0;
+	long n = bpf_get_stack(ctx, w->stack, sizeof w->stack, 0);
+	w->nstack = n > 0 ? (__u64)n / 8 : 0;
+	/* the first wake-up after the block is the one that ended it */
+	bpf_map_update_elem(&woken, &tid, w, BPF_NOEXIST);
+	return 0;
+}
