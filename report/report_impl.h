@@ -39,6 +39,13 @@ uint64_t pp__report_sat_add(uint64_t a, uint64_t b);
 
 /* Length of the well-formed UTF-8 sequence at s, 0 when s starts an
  * ill-formed one. */
+/* Text of a name: valid UTF-8 as it is, control and ill-formed bytes as '?'
+ * (report_text.c). */
+void pp__report_put_text(FILE *out, const char *str);
+
+/* The text report's off-CPU part (report_offcpu.c). 0, or -1 out of memory. */
+int pp__report_offcpu_text(FILE *out, const pp_profile_t *p);
+
 size_t pp__report_utf8_seq(const unsigned char *s);
 
 /* "off", "on", "sample" ("unknown" past the enum), as text and JSON print it. */

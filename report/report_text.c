@@ -12,7 +12,7 @@
 
 /* Text output: valid UTF-8 passes through; control and ill-formed bytes show
  * as '?' so a hostile name cannot move the cursor or break a row. */
-static void put_text(FILE *out, const char *str)
+void pp__report_put_text(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	while (*s) {
@@ -27,7 +27,7 @@ static void put_text(FILE *out, const char *str)
 	}
 }
 
-/* Columns put_text() uses for str (one per character; wide CJK glyphs are
+/* Columns pp__report_put_text() uses for str (one per character; wide CJK glyphs are
  * rare enough in function names to ignore). */
 static size_t text_width(const char *str)
 {
@@ -111,7 +111,7 @@ static void text_nodes(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa,
 		const char *name = pp__report_name(p, pa->names[i]);
 		size_t nw = text_width(name);
 		pad(out, indent);
-		put_text(out, name);
+		pp__report_put_text(out, name);
 		if (nw > namew) {
 			fputc('\n', out);
 			pad(out, indent + namew);
@@ -151,16 +151,16 @@ static void text_header(FILE *out, const pp_profile_t *p)
 {
 	fputs("pathprof report\n", out);
 	fputs("  frontend   ", out);
-	put_text(out, p->frontend && *p->frontend ? p->frontend : "-");
+	pp__report_put_text(out, p->frontend && *p->frontend ? p->frontend : "-");
 	fputs("\n  command    ", out);
-	put_text(out, p->command && *p->command ? p->command : "-");
+	pp__report_put_text(out, p->command && *p->command ? p->command : "-");
 	if (p->service) {
 		fputs("\n  service    ", out);
-		put_text(out, *p->service ? p->service : "-");
+		pp__report_put_text(out, *p->service ? p->service : "-");
 		fputs(" on ", out);
-		put_text(out, p->host && *p->host ? p->host : "-");
+		pp__report_put_text(out, p->host && *p->host ? p->host : "-");
 		fputs(", build id ", out);
-		put_text(out, p->build_id && *p->build_id ? p->build_id : "-");
+		pp__report_put_text(out, p->build_id && *p->build_id ? p->build_id : "-");
 	}
 	fprintf(out, "\n  events     %llu\n", (unsigned long long)p->events);
 	fprintf(out, "  records    %llu leaf returns, %u distinct paths\n",
@@ -233,7 +233,7 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	fputs("\n", out);
 	if (!n) {
 		free(nodes);
-		return 0;
+		return p->noffcpu ? pp__report_offcpu_text(out, p) : 0;
 	}
 
 	/* Column widths from the rows shown, so counts of any size line up. */
@@ -271,7 +271,7 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		for (uint32_t d = 0; d < pa->depth; d++) {
 			if (d)
 				fputs(" > ", out);
-			put_text(out, pp__report_name(p, pa->names[d]));
+			pp__report_put_text(out, pp__report_name(p, pa->names[d]));
 		}
 		fputc('\n', out);
 		if (any_timed) {
@@ -285,5 +285,5 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		}
 	}
 	free(nodes);
-	return 0;
+	return p->noffcpu ? pp__report_offcpu_text(out, p) : 0;
 }

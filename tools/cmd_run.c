@@ -192,7 +192,8 @@ static int wait_child(pid_t pid, int *st, offcpu_run_t *o)
 			return -1;
 		if (!o->tls_set)
 			offcpu_tls(o, pid);
-		pp_offcpu_poll(o->rec, 50);
+		/* until the gate state is found, blocks have no path: look often */
+		pp_offcpu_poll(o->rec, o->tls_set ? 50 : 2);
 	}
 #else
 	(void)o;
@@ -398,7 +399,7 @@ int cmd_run(int argc, char **argv)
 #ifdef PP_HAVE_OFFCPU
 		char err[256];
 		if (no_shm) {
-			cli_error("run: --offcpu names paths through the live segment, and "
+			cli_error("run: --offcpu: paths are named through the live segment, and "
 				  "PATHPROF_SHM is off; the program runs without off-CPU data");
 			offcpu.wanted = 0;
 		} else if (pp_offcpu_available(err, sizeof err) != 0) {

@@ -25,7 +25,7 @@ struct block {
 };
 
 struct wake {
-	__u32 tid, depth, same, nstack;
+	__u32 tid, depth, kind, nstack; /* kind: enum pp_waker, provisional */
 	__u64 keys[PP_OFF_MAXD];
 	__u64 stack[PP_OFF_STACK];
 };
@@ -139,7 +139,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (w) {
 			/* user space tells an interrupt from a thread by the
 			 * waker's stack: the kind here is provisional */
-			e->waker_kind = w->same ? 1 : 3;
+			e->waker_kind = w->kind;
 			e->waker_tid = w->tid;
 			e->waker_depth = w->depth;
 			e->waker_nstack = w->nstack;
@@ -171,8 +171,10 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		return 0;
 	struct task_struct *cur = bpf_get_current_task_btf();
 	w->tid = cur->pid;
-	w->same = cur->tgid == target_tgid;
-	w->depth = w->same ? read_path(w->keys) : 0;
+	/* a thread of the process (gated or not: user space tells from the
+	 * depth), a kernel thread (PF_KTHREAD), or another process */
+	w->kind = cur->tgid == target_tgid ? 1 : (cur->flags & 0x00200000) ? 4 : 3;
+	w->depth = w->kind == 1 ? read_path(w->keys) : 0;
 	long n = bpf_get_stack(ctx, w->stack, sizeof w->stack, 0);
 	w->nstack = n > 0 ? (__u64)n / 8 : 0;
 	/* the first wake-up after the block is the one that ended it */

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""`pathprof run --offcpu` on five ways of blocking (offcpu_work.c).
+
+For each: the off-CPU entries of the blocked node must name exactly the
+reason and the waker (path, or the kernel) the workload implies, and their
+time must be within 10 % of what the workload measured itself (wall time
+minus the thread's CPU time across the blocking calls), with every round's
+block counted. Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with
+BTF; without them the test says so and is skipped (status 77).
+usage: offcpu_test.py PATHPROF WORKLOAD WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+PP, WORK, DIR = sys.argv[1:4]
+failures = 0
+
+# mode: blocked node, reason, waker kind, waker path, blocks (None: at least 10)
+CASES = {
+    'mutex': (['contender'], 'futex', 'path', ['holder'], 10),
+    'condvar': (['consumer'], 'futex', 'path', ['producer'], None),
+    'fsync': (['persist'], 'disk', 'kernel', [], None),
+    'tcp': (['serve_recv'], 'net', 'path', ['send_request'], 10),
+    'epoll': (['tick_wait'], 'poll', 'kernel', [], 10),
+}
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print('FAIL: ' + msg, flush=True)
+
+
+def run(mode):
+    args = [WORK, mode] + ([DIR] if mode == 'fsync' else [])
+    out = os.path.join(DIR, mode + '.json')
+    env = dict(os.environ, PATHPROF_OUT=os.path.join(DIR, mode + '.pathprof'))
+    env.pop('PATHPROF_SHM', None)  # run's own segment: --offcpu names keys through it
+    r = subprocess.run([PP, 'run', '--offcpu', '--format', 'json', '-o', out, '--'] + args,
+                       capture_output=True, text=True, env=env)
+    return r, out
+
+
+def main():
+    os.makedirs(DIR, exist_ok=True)
+    probe, _ = run('epoll')
+    if '--offcpu:' in probe.stderr:
+        print('SKIP: off-CPU recording is not possible here: ' +
+              probe.stderr.strip().splitlines()[0])
+        return 77
+    for mode, (blocked, reason, kind, waker, blocks) in CASES.items():
+        r, out = run(mode)
+        if r.returncode != 0:
+            fail('%s: exit %d: %s' % (mode, r.returncode, r.stderr))
+            continue
+        waited = int(r.stdout.split('waited ')[1].split()[0])
+        runq = int(r.stdout.split('runq ')[1].split()[0])
+        sleeps = int(r.stdout.split('sleeps ')[1].split()[0])
+        with open(out) as f:
+            doc = json.load(f)
+        entries = [e for e in doc.get('offcpu', []) if e['blocked'] == blocked]
+        match = [e for e in entries if e['reason'] == reason and e['waker'] == kind and
+                 e['waker_path'] == waker]
+        got = sum(e['total_ns'] for e in match)
+        n = sum(e['blocks'] for e in match)
+        every = sum(e['total_ns'] for e in entries)
+        print('%s: %s blocked %d times for %.3f ms (%s, woken by %s %s); the workload '
+              'measured %.3f ms off the CPU, %.3f ms of it waiting for a CPU, %d sleeps' %
+              (mode, '>'.join(blocked), n, got / 1e6, reason, kind, '>'.join(waker),
+               waited / 1e6, runq / 1e6, sleeps), flush=True)
+        if not match:
+            fail('%s: no entry %s / %s / %s %s; entries of the node: %r' %
+                 (mode, blocked, reason, kind, waker, entries))
+            continue
+        # fsync: on a VM the disk's interrupts and the host's steal time
+        # count as neither the thread's CPU time nor its sleep, so wall
+        # minus CPU overstates its sleep; its blocks are checked against the
+        # kernel's own count of its sleeps instead, and its time is bounded
+        lo = 0.5 if mode == 'fsync' else 0.9
+        if not lo * (waited - runq) <= got <= 1.1 * waited:
+            fail('%s: off-CPU %d ns, the workload measured %d ns of which %d runnable '
+                 '(more than 10 %% outside)' % (mode, got, waited, runq))
+        if got < 0.9 * every:
+            fail('%s: the expected entry holds %d of the node\'s %d off-CPU ns' %
+                 (mode, got, every))
+        if blocks is not None and n != blocks:
+            fail('%s: %d blocks, want %d' % (mode, n, blocks))
+        if blocks is None and n < 10:
+            fail('%s: only %d blocks' % (mode, n))
+        if mode == 'fsync' and abs(n - sleeps) > 0.1 * sleeps:
+            fail('fsync: %d blocks, the kernel counted %d sleeps in fsync()' % (n, sleeps))
+        # the text report shows the same edge
+        txt = subprocess.run([PP, 'report', env_profile(mode)], capture_output=True,
+                             text=True).stdout
+        edge = '%s  <-  %s' % (' > '.join(blocked), ' > '.join(waker) if kind == 'path' else
+                               '(the kernel: interrupt, timer or kernel thread)')
+        if edge not in txt:
+            fail('%s: the text report has no edge "%s"' % (mode, edge))
+    print('offcpu: %s' % ('%d failure(s)' % failures if failures else 'ok'))
+    return 1 if failures else 0
+
+
+def env_profile(mode):
+    return os.path.join(DIR, mode + '.pathprof')
+
+
+sys.exit(main())
