@@ -17,6 +17,8 @@ int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
 		o = &defaults;
 	if (o->format == PP_FORMAT_PATHS) {
 		rc = pp__report_paths(out, p, o);
+	} else if (o->format == PP_FORMAT_WAITFOR) {
+		rc = pp__report_waitfor(out, p, o);
 	} else {
 		long n = pp__report_select(p, o, &rows);
 		if (n < 0) {
@@ -43,7 +45,7 @@ int pp__report(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
 }
 
 const char *const pp__report_format_words[PP_REPORT_NFORMATS] = {
-	"text", "json", "paths", "folded", "dot", "html", "pprof",
+	"text", "json", "paths", "folded", "dot", "html", "pprof", "waitfor",
 };
 
 int pp__report_format_parse(const char *s, pp_report_format_t *f)

@@ -24,6 +24,7 @@ typedef enum pp_report_format {
 	PP_FORMAT_DOT = 4,    /* the path tree for Graphviz */
 	PP_FORMAT_HTML = 5,   /* one self-contained interactive page */
 	PP_FORMAT_PPROF = 6,  /* gzip-compressed profile.proto */
+	PP_FORMAT_WAITFOR = 7, /* off-CPU wait-for graph of paths for Graphviz */
 } pp_report_format_t;
 
 /* What a folded line's value counts. */
@@ -58,7 +59,7 @@ int pp__report_value_parse(const char *s, pp_report_value_t *v);
 
 /* The --format words, in enum order, for help and error texts. */
 extern const char *const pp__report_format_words[];
-#define PP_REPORT_NFORMATS 7
+#define PP_REPORT_NFORMATS 8
 
 /* Write str (NULL reads as "") as a JSON string: escaped, and with U+FFFD for
  * each byte that is not well-formed UTF-8, since JSON text must be UTF-8.

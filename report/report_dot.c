@@ -14,7 +14,7 @@
 
 /* A DOT quoted string: '"' and '\' escaped (labels read '\' sequences),
  * control and ill-formed bytes as '?', which Graphviz (UTF-8) would reject. */
-static void dot_str(FILE *out, const char *str)
+void pp__report_dot_str(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	fputc('"', out);
@@ -177,7 +177,7 @@ int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 			(unsigned long long)a->id);
 		/* The name goes through dot_str(); the numbers are appended to
 		 * the same quoted string by closing and reopening it with '+'. */
-		dot_str(out, pp__report_name(p, a->name));
+		pp__report_dot_str(out, pp__report_name(p, a->name));
 		fprintf(out, " + \"\\n%llu leaf returns", (unsigned long long)a->count);
 		if (a->timed) {
 			fmt_time(tb, sizeof tb, p, a->time);

@@ -43,6 +43,12 @@ uint64_t pp__report_sat_add(uint64_t a, uint64_t b);
  * (report_text.c). */
 void pp__report_put_text(FILE *out, const char *str);
 
+/* A DOT quoted string, escaped (report_dot.c). */
+void pp__report_dot_str(FILE *out, const char *str);
+
+/* The wait-for graph of off-CPU data in DOT (report_waitfor.c). */
+int pp__report_waitfor(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
+
 /* The text report's off-CPU part (report_offcpu.c). 0, or -1 out of memory. */
 int pp__report_offcpu_text(FILE *out, const pp_profile_t *p);
 

@@ -16,7 +16,7 @@ static const cli_cmd_t commands[] = {
 	{ "run", cmd_run, "run a program with profiling set up and print its report when it exits" },
 	{ "diff", cmd_diff, "compare two profiles (or two directories of runs): B - A per path" },
 	{ "replay", cmd_replay, "rebuild the profile of a recorded trace (PATHPROF_TRACE)" },
-	{ "report", cmd_report, "print a profile as text, json, paths, folded, dot, html or pprof" },
+	{ "report", cmd_report, "print a profile as text, json, paths, folded, dot, html, pprof or waitfor" },
 	{ "top", cmd_top, "live view of a running program's profile (PATHPROF_SHM)" },
 	{ "merge", cmd_merge, "merge profiles of several processes or runs into one" },
 	{ "recover", cmd_recover, "write the profile of a killed process from its live segment" },

@@ -351,8 +351,10 @@ static int side(pp_profile_t *p, pp__map_t *pidx, const pp_profile_t *seg, const
 		const __u64 *keys, uint32_t depth, pp_ppath_t *out, const char **scratch)
 {
 	*out = (pp_ppath_t){0};
-	if (!depth)
+	if (!depth) {
+		out->id = pp__path_id(scratch, 0); /* what the file stores for "none" */
 		return 0;
+	}
 	out->names = malloc(depth * sizeof *out->names);
 	if (!out->names)
 		return -1;
