@@ -54,6 +54,10 @@ typedef struct pp__shm_hdr {
 	 * off-CPU recorder reads a blocked thread's open frames there. 0 when
 	 * unknown (another architecture). */
 	int64_t tls_offset;
+	/* The kernel thread id of the naming thread (pathprof's own, never
+	 * gated): the off-CPU recorder leaves its blocks out. 0 until it runs. */
+	uint32_t namer_tid;
+	uint32_t pad2;
 } pp__shm_hdr_t;
 
 /* The name of one key, appended by the writer's namer and never changed. */

@@ -245,6 +245,9 @@ totals:
  * soon after loses few (docs/crash.md). */
 static void *namer_main(void *arg)
 {
+	pp__shm_hdr_t *h = pp__arena.hdr;
+	if (h)
+		__atomic_store_n(&h->namer_tid, (uint32_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	pthread_mutex_lock(&namer_lock);
 	while (!finished) {
 		__atomic_store_n(&nudge, 0, __ATOMIC_RELAXED);

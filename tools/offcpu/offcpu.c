@@ -52,6 +52,7 @@ struct pp_offcpu_rec {
 	pp__map_t at; /* entry key -> index */
 	int oom;
 	uint64_t events;
+	uint32_t namer_tid; /* pathprof's naming thread: not the program's */
 };
 
 static int load_kallsyms(pp_offcpu_rec_t *r)
@@ -161,7 +162,7 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	pp_offcpu_rec_t *r = ctx;
 	const struct pp_off_event *e = data;
-	if (size < sizeof *e)
+	if (size < sizeof *e || (r->namer_tid && e->tid == r->namer_tid))
 		return 0;
 	r->events++;
 	uint32_t depth = e->depth < PP_OFF_MAXD ? e->depth : PP_OFF_MAXD;
@@ -301,9 +302,10 @@ fail:
 	return NULL;
 }
 
-void pp_offcpu_set_tls(pp_offcpu_rec_t *r, int64_t tls_offset)
+void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset, uint32_t namer_tid)
 {
 	uint32_t zero = 0;
+	r->namer_tid = namer_tid;
 	bpf_map__update_elem(r->skel->maps.cfg, &zero, sizeof zero, &tls_offset, sizeof tls_offset,
 			     BPF_ANY);
 }
