@@ -69,7 +69,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22);
+	__uint(max_entries, 1 << 24);
 } events SEC(".maps");
 
 /* The first words of pp__tls_t (pathprof/state.h). */
@@ -151,7 +151,11 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			e->waker_depth = 0;
 			e->waker_nstack = 0;
 		}
-		bpf_ringbuf_submit(e, 0);
+		/* user space reads on a timer; wake it only when the ring
+		 * fills, not once per block (a wake-up per event cost more
+		 * than the rest of the recording) */
+		__u64 queued = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+		bpf_ringbuf_submit(e, queued > (1 << 22) ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 	}
 	bpf_map_delete_elem(&blocked, &tid);
 	bpf_map_delete_elem(&woken, &tid);

@@ -53,6 +53,7 @@ struct pp_offcpu_rec {
 	int oom;
 	uint64_t events;
 	uint32_t namer_tid; /* pathprof's naming thread: not the program's */
+	pp__map_t kinds;    /* kernel address -> what its function says, + 1 */
 };
 
 static int load_kallsyms(pp_offcpu_rec_t *r)
@@ -106,9 +107,10 @@ static int starts(const char *s, const char *const *prefixes)
 	return 0;
 }
 
-/* The reason of a block: the innermost kernel function that says what the
- * thread waits for. */
-static uint32_t reason_of(const pp_offcpu_rec_t *r, const __u64 *stack, uint32_t n)
+enum { K_NONE = 0, K_IRQ = 16 }; /* besides the reasons PP_OFF_* */
+
+/* The kind of one kernel function, by its name. */
+static uint32_t classify(const char *s)
 {
 	static const char *const futex[] = {"futex_", "__futex", NULL};
 	static const char *const poll[] = {"ep_poll", "do_epoll_", "do_sys_poll", "do_poll",
@@ -122,31 +124,56 @@ static uint32_t reason_of(const pp_offcpu_rec_t *r, const __u64 *stack, uint32_t
 	static const char *const sleep[] = {"do_nanosleep", "hrtimer_nanosleep", "common_nsleep",
 					    "__x64_sys_nanosleep", "__x64_sys_clock_nanosleep",
 					    "msleep", NULL};
+	static const char *const irq[] = {"asm_sysvec_", "sysvec_", "__sysvec_", "asm_common_interrupt",
+					  "common_interrupt", "irq_exit", "hrtimer_interrupt",
+					  "__hrtimer_run_queues", "handle_irq", "run_ksoftirqd", NULL};
+	if (starts(s, futex))
+		return PP_OFF_FUTEX;
+	if (starts(s, poll))
+		return PP_OFF_POLL;
+	if (starts(s, net))
+		return PP_OFF_NET;
+	if (starts(s, disk))
+		return PP_OFF_DISK;
+	if (starts(s, sleep))
+		return PP_OFF_SLEEP;
+	if (starts(s, irq))
+		return K_IRQ;
+	return K_NONE;
+}
+
+/* What the function at kernel address addr says: a reason, an interrupt,
+ * or nothing. Remembered per address: a stack is read by its addresses
+ * thousands of times a second, each named once. */
+static uint32_t kind_of(pp_offcpu_rec_t *r, uint64_t addr)
+{
+	uint32_t v;
+	if (pp__map_get(&r->kinds, addr, &v))
+		return v - 1;
+	v = classify(ksym_name(r, addr));
+	if (pp__map_put(&r->kinds, addr, v + 1) != 0)
+		r->oom = 1;
+	return v;
+}
+
+/* The reason of a block: the innermost kernel function that says what the
+ * thread waits for. */
+static uint32_t reason_of(pp_offcpu_rec_t *r, const __u64 *stack, uint32_t n)
+{
 	for (uint32_t i = 0; i < n && i < PP_OFF_STACK; i++) {
-		const char *s = ksym_name(r, stack[i]);
-		if (starts(s, futex))
-			return PP_OFF_FUTEX;
-		if (starts(s, poll))
-			return PP_OFF_POLL;
-		if (starts(s, net))
-			return PP_OFF_NET;
-		if (starts(s, disk))
-			return PP_OFF_DISK;
-		if (starts(s, sleep))
-			return PP_OFF_SLEEP;
+		uint32_t k = kind_of(r, stack[i]);
+		if (k != K_NONE && k != K_IRQ)
+			return k;
 	}
 	return PP_OFF_OTHER;
 }
 
 /* A wake-up from an interrupt (a timer, a device) runs on whatever thread
  * was interrupted: that thread did not wake anyone. */
-static int from_interrupt(const pp_offcpu_rec_t *r, const __u64 *stack, uint32_t n)
+static int from_interrupt(pp_offcpu_rec_t *r, const __u64 *stack, uint32_t n)
 {
-	static const char *const irq[] = {"asm_sysvec_", "sysvec_", "__sysvec_", "asm_common_interrupt",
-					  "common_interrupt", "irq_exit", "hrtimer_interrupt",
-					  "__hrtimer_run_queues", "handle_irq", "run_ksoftirqd", NULL};
 	for (uint32_t i = 0; i < n && i < PP_OFF_STACK; i++)
-		if (starts(ksym_name(r, stack[i]), irq))
+		if (kind_of(r, stack[i]) == K_IRQ)
 			return 1;
 	return 0;
 }
@@ -312,7 +339,10 @@ void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset, uint32_t name
 
 void pp_offcpu_poll(pp_offcpu_rec_t *r, int ms)
 {
+	/* the kernel side wakes us only when the ring fills: read what is
+	 * there after the wait either way */
 	ring_buffer__poll(r->rb, ms);
+	ring_buffer__consume(r->rb);
 }
 
 /* Name index in p of the name of key (from the segment's names, else
@@ -375,8 +405,7 @@ int pp_offcpu_finish(pp_offcpu_rec_t *r, const char *seg, pp_profile_t *p, char 
 {
 	int rc = 0;
 	if (r->rb)
-		while (ring_buffer__poll(r->rb, 0) > 0)
-			;
+		ring_buffer__consume(r->rb);
 	if (p) {
 		pp__shm_view_t v;
 		pp_profile_t names = {0};
@@ -437,6 +466,7 @@ int pp_offcpu_finish(pp_offcpu_rec_t *r, const char *seg, pp_profile_t *p, char 
 	free(r->entries);
 	free(r->syms);
 	pp__map_free(&r->at);
+	pp__map_free(&r->kinds);
 	free(r);
 	return rc;
 }
