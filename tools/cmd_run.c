@@ -272,14 +272,21 @@ static void offcpu_into(pp_offcpu_rec_t *rec, const char *seg, const char *file)
 {
 	char err[512];
 	pp_profile_t p;
+	pp__shm_view_t v;
 	if (!file || !seg || pp__profile_read(&p, file, err, sizeof err) != 0) {
 		pp_offcpu_finish(rec, NULL, NULL, NULL, 0);
 		cli_error("run: --offcpu: no profile to add off-CPU data to");
 		return;
 	}
-	if (pp_offcpu_finish(rec, seg, &p, err, sizeof err) != 0 ||
-	    pp__profile_write(&p, file, err, sizeof err) != 0)
+	if (pp__shm_open(&v, seg, err, sizeof err) != 0) {
+		pp_offcpu_finish(rec, NULL, NULL, NULL, 0);
 		cli_error("run: --offcpu: %s", err);
+	} else {
+		if (pp_offcpu_finish(rec, &v, &p, err, sizeof err) != 0 ||
+		    pp__profile_write(&p, file, err, sizeof err) != 0)
+			cli_error("run: --offcpu: %s", err);
+		pp__shm_close(&v);
+	}
 	pp__profile_free(&p);
 }
 #endif

@@ -20,6 +20,7 @@ static const cli_cmd_t commands[] = {
 	{ "top", cmd_top, "live view of a running program's profile (PATHPROF_SHM)" },
 	{ "merge", cmd_merge, "merge profiles of several processes or runs into one" },
 	{ "recover", cmd_recover, "write the profile of a killed process from its live segment" },
+	{ "record", cmd_record, "record where a running process's threads block (--offcpu -p PID)" },
 	{ "serve", cmd_serve, "serve this host's live profiles to Prometheus (/metrics)" },
 };
 

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 PP, WORK, DIR = sys.argv[1:4]
 failures = 0
@@ -98,8 +99,42 @@ def main():
                                '(the kernel: interrupt, timer or kernel thread)')
         if edge not in txt:
             fail('%s: the text report has no edge "%s"' % (mode, edge))
+    check_record()
     print('offcpu: %s' % ('%d failure(s)' % failures if failures else 'ok'))
     return 1 if failures else 0
+
+
+def check_record():
+    """pathprof record --offcpu -p PID on a process already running: it
+    attaches, records until the process ends, and writes the edge."""
+    env = dict(os.environ, PATHPROF_OUT=os.path.join(DIR, 'bg.pathprof'))
+    env.pop('PATHPROF_SHM', None)
+    bg = subprocess.Popen([WORK, 'mutex'], stdout=subprocess.DEVNULL, env=env)
+    seg = '/dev/shm/pathprof.%d' % bg.pid
+    for _ in range(200):  # its first gate exports the segment
+        if os.path.exists(seg):
+            break
+        time.sleep(0.01)
+    out = os.path.join(DIR, 'record.pathprof')
+    r = subprocess.run([PP, 'record', '--offcpu', '-p', str(bg.pid), '-d', '10', '-o', out],
+                       capture_output=True, text=True)
+    bg.wait(timeout=30)
+    if r.returncode != 0:
+        fail('record: exit %d: %s' % (r.returncode, r.stderr))
+        return
+    doc = json.loads(subprocess.run([PP, 'report', '--format', 'json', out], check=True,
+                                    capture_output=True, text=True).stdout)
+    m = [e for e in doc.get('offcpu', []) if e['blocked'] == ['contender'] and
+         e['reason'] == 'futex' and e['waker_path'] == ['holder']]
+    n = sum(e['blocks'] for e in m)
+    print('record: contender blocked %d times on a futex woken by holder' % n)
+    if n < 5:
+        fail('record: %d blocks of contender <- holder, want most of the 10' % n)
+    r = subprocess.run([PP, 'record', '--offcpu', '-p', '999999999', '-d', '1'],
+                       capture_output=True, text=True)
+    eq_lines = len(r.stderr.strip().splitlines())
+    if r.returncode != 1 or eq_lines != 1:
+        fail('record of no process: status %d, %d lines' % (r.returncode, eq_lines))
 
 
 def env_profile(mode):

@@ -400,24 +400,21 @@ static int side(pp_profile_t *p, pp__map_t *pidx, const pp_profile_t *seg, const
 	return 0;
 }
 
-int pp_offcpu_finish(pp_offcpu_rec_t *r, const char *seg, pp_profile_t *p, char *err,
+int pp_offcpu_finish(pp_offcpu_rec_t *r, const pp__shm_view_t *seg, pp_profile_t *p, char *err,
 		     size_t errlen)
 {
 	int rc = 0;
 	if (r->rb)
 		ring_buffer__consume(r->rb);
 	if (p) {
-		pp__shm_view_t v;
 		pp_profile_t names = {0};
 		pp__map_t by_key = {0}, pidx = {0};
 		const char **scratch = malloc(PP_OFF_MAXD * sizeof *scratch);
 		rc = -1;
 		if (!scratch || r->oom) {
 			snprintf(err, errlen, "out of memory");
-		} else if (pp__shm_open(&v, seg, err, errlen) == 0) {
-			if (pp__shm_names(&v, &names, &by_key, err, errlen) == 0)
-				rc = 0;
-			pp__shm_close(&v);
+		} else if (pp__shm_names(seg, &names, &by_key, err, errlen) == 0) {
+			rc = 0;
 		}
 		for (uint32_t i = 0; rc == 0 && i < p->nnames; i++) {
 			const char *nm = p->names[i].name;

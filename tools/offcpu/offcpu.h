@@ -8,6 +8,10 @@
 #ifndef PP_OFFCPU_H
 #define PP_OFFCPU_H
 
+#ifndef __bpf__
+#include <linux/types.h> /* __u32, __u64: the BPF side has them from vmlinux.h */
+#endif
+
 #define PP_OFF_MAXD 32   /* open gates read per thread (the root side) */
 #define PP_OFF_STACK 24  /* kernel frames kept to name the reason */
 
@@ -30,7 +34,6 @@ struct pp_off_event {
 
 #ifndef __bpf__
 #include <stdint.h>
-#include <linux/types.h>
 #include "profile.h"
 
 /* Is off-CPU recording possible here? 0, or -1 with why in err (no BPF in
@@ -52,10 +55,11 @@ void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset, uint32_t name
 void pp_offcpu_poll(pp_offcpu_rec_t *r, int ms);
 
 /* Stop, and add the off-CPU entries to p, naming keys through the live
- * segment seg (a name, kept past the process's exit). 0, or -1 with why in
- * err. Frees r either way. */
-int pp_offcpu_finish(pp_offcpu_rec_t *r, const char *seg, pp_profile_t *p, char *err,
-		     size_t errlen);
+ * segment seg (open; it may have been removed since). 0, or -1 with why in
+ * err. Frees r either way; with p NULL only frees. */
+struct pp__shm_view;
+int pp_offcpu_finish(pp_offcpu_rec_t *r, const struct pp__shm_view *seg, pp_profile_t *p,
+		     char *err, size_t errlen);
 #endif
 
 #endif
