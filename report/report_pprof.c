@@ -6,6 +6,7 @@
  * or Parca can read and aggregate pathprof profiles. Every function gets one
  * location without a mapping: names are all pathprof has, and all it needs. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,10 +34,10 @@ enum {
  * STR_FIXED + i, its file at STR_FIXED + nnames + i, "?" for an index that
  * does not resolve at STR_FIXED + 2 * nnames). Repeats are allowed. */
 enum { STR_EMPTY, STR_RETURNS, STR_COUNT, STR_TIME, STR_NS, STR_TICKS, STR_PATH_ID, STR_SERVICE,
-       STR_HOST, STR_BUILD_ID, STR_PID, STR_FIXED };
+       STR_HOST, STR_BUILD_ID, STR_PID, STR_OFFCPU, STR_REASON, STR_WAKER, STR_FIXED };
 static const char *const fixed[STR_FIXED] = {
 	"", "leaf_returns", "count", "time", "nanoseconds", "ticks", "path_id", "service", "host",
-	"build_id", "pid",
+	"build_id", "pid", "offcpu", "reason", "waker",
 };
 
 /* Strings are UTF-8 in proto3, and strict readers reject anything else:
@@ -76,6 +77,36 @@ static long parent_of(const pp__map_t *at, const pp__tnode_t *t, size_t k)
 	return t[k].depth > 1 && pp__map_get(at, t[k].parent, &v) ? (long)v : -1;
 }
 
+/* The off-CPU samples' strings: "(off-CPU: REASON)" per reason, the
+ * reasons' names, then each entry's waker (its path, or who it is). */
+static void off_strings(pp__pb_t *b, pp__pb_t *tmp, pp__pb_t *scratch, const pp_profile_t *p)
+{
+	char name[64];
+	for (uint32_t r = 0; r < PP_OFF_REASONS; r++) {
+		snprintf(name, sizeof name, "(off-CPU: %s)", pp__offcpu_reason_name(r));
+		put_string(b, tmp, name);
+	}
+	for (uint32_t r = 0; r < PP_OFF_REASONS; r++)
+		put_string(b, tmp, pp__offcpu_reason_name(r));
+	for (uint32_t i = 0; i < p->noffcpu; i++) {
+		const pp_offcpu_t *e = &p->offcpu[i];
+		pp__pb_reset(scratch);
+		if (e->waker_kind == PP_WAKER_GATED) {
+			for (uint32_t d = 0; d < e->waker.depth; d++) {
+				const char *nm = pp__report_name(p, e->waker.names[d]);
+				if (d)
+					pp__pb_raw(scratch, ">", 1);
+				pp__pb_raw(scratch, nm, strlen(nm));
+			}
+		} else {
+			const char *w = pp__waker_name(e->waker_kind);
+			pp__pb_raw(scratch, w, strlen(w));
+		}
+		pp__pb_raw(scratch, "", 1);
+		put_string(b, tmp, scratch->oom ? "" : (const char *)scratch->buf);
+	}
+}
+
 static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, size_t n)
 {
 	pp__map_t at = { 0 };
@@ -94,6 +125,13 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 	value_type(b, &tmp, PROFILE_SAMPLE_TYPE, STR_RETURNS, STR_COUNT);
 	value_type(b, &tmp, PROFILE_SAMPLE_TYPE, STR_TIME,
 		   pp__report_rate_known(p) ? STR_NS : STR_TICKS);
+	/* Off-CPU time (run --offcpu), a third sample type: a sample per
+	 * blocked node, reason and waker, under a frame "(off-CPU: REASON)"
+	 * below the node (functions nnames + 2 + reason). */
+	int off = p->noffcpu > 0;
+	uint64_t str_off = str_who + 3; /* pseudo names, reason names, wakers */
+	if (off)
+		value_type(b, &tmp, PROFILE_SAMPLE_TYPE, STR_OFFCPU, STR_NS);
 
 	for (size_t i = 0; i < n; i++) {
 		pp__pb_reset(&msg);
@@ -106,6 +144,8 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 		pp__pb_varint(&body, t[i].leaves > INT64_MAX ? INT64_MAX : t[i].leaves);
 		uint64_t ns = pp__report_ns(p, t[i].self);
 		pp__pb_varint(&body, ns > INT64_MAX ? INT64_MAX : ns);
+		if (off)
+			pp__pb_varint(&body, 0);
 		pp__pb_bytes(&msg, SAMPLE_VALUE, body.buf, body.len);
 		/* The stable id ties a sample back to the path in other reports. */
 		pp__pb_reset(&body);
@@ -129,6 +169,45 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 			pp__pb_bytes(&msg, SAMPLE_LABEL, body.buf, body.len);
 		}
 		pp__pb_bytes(b, PROFILE_SAMPLE, msg.buf, msg.len);
+	}
+	for (uint32_t i = 0; i < p->noffcpu; i++) {
+		const pp_offcpu_t *e = &p->offcpu[i];
+		uint32_t r = e->reason < PP_OFF_REASONS ? e->reason : PP_OFF_OTHER;
+		pp__pb_reset(&msg);
+		pp__pb_reset(&body);
+		pp__pb_varint(&body, p->nnames + 2ull + r);
+		for (uint32_t k = e->blocked.depth; k-- > 0;)
+			pp__pb_varint(&body, func_id(p, e->blocked.names[k]));
+		pp__pb_bytes(&msg, SAMPLE_LOCATION_ID, body.buf, body.len);
+		pp__pb_reset(&body);
+		pp__pb_varint(&body, 0);
+		pp__pb_varint(&body, 0);
+		pp__pb_varint(&body, e->time.sum > INT64_MAX ? INT64_MAX : e->time.sum);
+		pp__pb_bytes(&msg, SAMPLE_VALUE, body.buf, body.len);
+		const uint64_t lab[2][2] = {{STR_REASON, str_off + PP_OFF_REASONS + r},
+					    {STR_WAKER, str_off + 2 * PP_OFF_REASONS + i}};
+		for (int k = 0; k < 2; k++) {
+			pp__pb_reset(&body);
+			pp__pb_uint(&body, LABEL_KEY, lab[k][0]);
+			pp__pb_uint(&body, LABEL_STR, lab[k][1]);
+			pp__pb_bytes(&msg, SAMPLE_LABEL, body.buf, body.len);
+		}
+		pp__pb_bytes(b, PROFILE_SAMPLE, msg.buf, msg.len);
+	}
+
+	for (uint32_t i = 0; off && i < PP_OFF_REASONS; i++) {
+		uint64_t id = p->nnames + 2ull + i;
+		pp__pb_reset(&msg);
+		pp__pb_uint(&msg, LOCATION_ID, id);
+		pp__pb_reset(&body);
+		pp__pb_uint(&body, LINE_FUNCTION_ID, id);
+		pp__pb_bytes(&msg, LOCATION_LINE, body.buf, body.len);
+		pp__pb_bytes(b, PROFILE_LOCATION, msg.buf, msg.len);
+		pp__pb_reset(&msg);
+		pp__pb_uint(&msg, FUNCTION_ID, id);
+		pp__pb_uint(&msg, FUNCTION_NAME, str_off + i);
+		pp__pb_uint(&msg, FUNCTION_SYSTEM_NAME, str_off + i);
+		pp__pb_bytes(b, PROFILE_FUNCTION, msg.buf, msg.len);
 	}
 
 	for (uint32_t i = 0; i <= p->nnames; i++) {
@@ -177,6 +256,8 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 	}
 	for (int k = 0; k < 3; k++)
 		put_string(b, &tmp, who[k] ? who[k] : "");
+	if (off)
+		off_strings(b, &tmp, &body, p);
 
 	if (p->start_ns)
 		pp__pb_uint(b, PROFILE_TIME_NANOS, p->start_ns > INT64_MAX ? INT64_MAX : p->start_ns);

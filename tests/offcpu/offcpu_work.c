@@ -5,7 +5,8 @@
  * prints "waited NS runq NS": the recorder's time must lie between the two
  * (sleeping, and sleeping plus every wait for a CPU), so the test compares
  * against times the program saw, not a guess.
- *   mutex    contender blocks on a mutex held by holder > hold (20 ms)
+ *   mutex [N] contender blocks on a mutex held by holder > hold (20 ms), N
+ *            rounds (10)
  *   condvar  consumer waits on a condition variable producer signals
  *   fsync    persist writes 64 KiB and fsyncs, 8 times, then reads it back
  *   tcp      serve_recv blocks in recv() on loopback; send_request feeds it
@@ -29,7 +30,6 @@
 #include <pathprof/raii.h>
 
 #define NOINL __attribute__((noinline))
-#define ROUNDS 10
 
 static uint64_t clock_ns(clockid_t c)
 {
@@ -80,6 +80,7 @@ static void sleep_ms(int ms)
 		;
 }
 
+static int rounds = 10; /* mutex: argv[2] when given */
 static uint64_t waited; /* what the blocked thread measured off the CPU, ns */
 static uint64_t runq;   /* ... and of that, runnable but not running */
 static uint64_t sleeps; /* times it went to sleep in them (the kernel's count) */
@@ -130,7 +131,7 @@ NOINL static void contender(void)
 static void *holder_main(void *a)
 {
 	(void)a;
-	for (int i = 0; i < ROUNDS; i++) {
+	for (int i = 0; i < rounds; i++) {
 		holder();
 		sleep_ms(5);
 	}
@@ -141,7 +142,7 @@ static void mutex_work(void)
 {
 	pthread_t t;
 	pthread_create(&t, NULL, holder_main, NULL);
-	for (int i = 1; i <= ROUNDS; i++) {
+	for (int i = 1; i <= rounds; i++) {
 		pthread_mutex_lock(&go_mu);
 		while (held < i)
 			pthread_cond_wait(&go_cv, &go_mu);
@@ -192,7 +193,7 @@ NOINL static void consumer(void)
 static void *producer_main(void *a)
 {
 	(void)a;
-	for (int i = 0; i < ROUNDS; i++) {
+	for (int i = 0; i < rounds; i++) {
 		producer();
 		/* the consumer is back waiting before the next round */
 		for (;;) {
@@ -211,7 +212,7 @@ static void condvar_work(void)
 {
 	pthread_t t;
 	pthread_create(&t, NULL, producer_main, NULL);
-	for (int i = 0; i < ROUNDS; i++)
+	for (int i = 0; i < rounds; i++)
 		consumer();
 	pthread_join(t, NULL);
 }
@@ -299,7 +300,7 @@ static void *client_main(void *a)
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
 		exit(1);
-	for (int i = 0; i < ROUNDS; i++)
+	for (int i = 0; i < rounds; i++)
 		send_request(fd);
 	close(fd);
 	return NULL;
@@ -318,7 +319,7 @@ static void tcp_work(void)
 	pthread_t t;
 	pthread_create(&t, NULL, client_main, &port);
 	server_fd = accept(listener, NULL, NULL);
-	for (int i = 0; i < ROUNDS; i++)
+	for (int i = 0; i < rounds; i++)
 		serve_recv();
 	pthread_join(t, NULL);
 	close(server_fd);
@@ -351,7 +352,7 @@ static void epoll_work(void)
 	if (tfd < 0 || ep < 0 || timerfd_settime(tfd, 0, &its, NULL) != 0 ||
 	    epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &ev) != 0)
 		exit(1);
-	for (int i = 0; i < ROUNDS; i++)
+	for (int i = 0; i < rounds; i++)
 		tick_wait(ep, tfd);
 	close(ep);
 	close(tfd);
@@ -360,13 +361,16 @@ static void epoll_work(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: offcpu_work mutex|condvar|fsync DIR|tcp|epoll\n");
+		fprintf(stderr, "usage: offcpu_work mutex [N]|condvar|fsync DIR|tcp|epoll\n");
 		return 2;
 	}
 	settle();
 	sleep_ms(200);
-	if (!strcmp(argv[1], "mutex"))
+	if (!strcmp(argv[1], "mutex")) {
+		if (argc == 3)
+			rounds = atoi(argv[2]);
 		mutex_work();
+	}
 	else if (!strcmp(argv[1], "condvar"))
 		condvar_work();
 	else if (!strcmp(argv[1], "fsync") && argc == 3)
