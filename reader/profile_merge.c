@@ -224,8 +224,10 @@ static const char *merge_offcpu(pp_profile_t *dst, const pp_profile_t *src, cons
 			d->reason = s->reason;
 			d->waker_kind = s->waker_kind;
 			if (copy_side(&d->blocked, &s->blocked, remap) ||
-			    copy_side(&d->waker, &s->waker, remap)) {
+			    copy_side(&d->waker, &s->waker, remap) ||
+			    !(d->kstack = dup_or_empty(s->kstack))) {
 				free(d->blocked.names);
+				free(d->waker.names);
 				goto out;
 			}
 			if (pp__map_put(&at, offcpu_key(s), dst->noffcpu++) != 0)

@@ -234,7 +234,7 @@ static void read_offcpu(struct rd *r, pp_profile_t *p)
 {
 	uint32_t n = get_u32(r);
 	/* each entry: two sides (12 bytes), reason and kind, a segment */
-	if (!fits(r, n, 24 + 8 + SEG_MIN, "off-CPU entries"))
+	if (!fits(r, n, 24 + 8 + SEG_MIN + 4, "off-CPU entries"))
 		return;
 	p->offcpu = alloc(r, n, sizeof *p->offcpu);
 	if (r->failed)
@@ -247,6 +247,7 @@ static void read_offcpu(struct rd *r, pp_profile_t *p)
 		e->reason = get_u32(r);
 		e->waker_kind = get_u32(r);
 		read_seg(r, &e->time);
+		e->kstack = get_str(r);
 	}
 }
 

@@ -145,6 +145,17 @@ static void json_offcpu(FILE *out, const pp_profile_t *p)
 			fputs(d ? ", " : "", out);
 			pp__report_json_str(out, pp__report_name(p, e->waker.names[d]));
 		}
+		/* where in the kernel it blocked, innermost first */
+		fputs("],\n     \"kernel_stack\": [", out);
+		const char *k = e->kstack ? e->kstack : "";
+		for (int first = 1; *k; first = 0) {
+			size_t n = strcspn(k, ";");
+			char fn[256];
+			snprintf(fn, sizeof fn, "%.*s", (int)(n < sizeof fn ? n : sizeof fn - 1), k);
+			fputs(first ? "" : ", ", out);
+			pp__report_json_str(out, fn);
+			k += n + (k[n] == ';');
+		}
 		fputs("]}", out);
 	}
 	fputs(p->noffcpu ? "\n  ]" : "]", out);

@@ -115,6 +115,7 @@ void pp__profile_free(pp_profile_t *p)
 	for (uint32_t i = 0; p->offcpu && i < p->noffcpu; i++) {
 		free(p->offcpu[i].blocked.names);
 		free(p->offcpu[i].waker.names);
+		free(p->offcpu[i].kstack);
 		pp__seg_free(&p->offcpu[i].time);
 	}
 	free(p->offcpu);

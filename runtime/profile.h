@@ -63,6 +63,8 @@ typedef struct pp_offcpu {
 	uint32_t reason;
 	uint32_t waker_kind;
 	pp_seg_t time;
+	char *kstack; /* kernel functions where it blocked, innermost first,
+		       * ';'-separated (the first block's); "" when unknown */
 } pp_offcpu_t;
 
 /* Names of the reasons and waker kinds as reports print them. */

@@ -149,6 +149,7 @@ static void body_offcpu(struct out *o, const struct wctx *w)
 		put_u32(o, e->reason);
 		put_u32(o, e->waker_kind);
 		put_seg(o, &e->time);
+		put_str(o, e->kstack);
 	}
 }
 

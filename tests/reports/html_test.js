@@ -12,7 +12,7 @@ const path = require('path');
 const fs = require('fs');
 
 const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml, hugeHtml,
-	hugeDiffHtml] = process.argv.slice(2);
+	hugeDiffHtml, offcpuHtml] = process.argv.slice(2);
 const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
 
 let failures = 0;
@@ -296,6 +296,34 @@ async function hugeDiff(browser) {
 	await context.close();
 }
 
+/* Off-CPU data (mkprof offcpu): the edges table, and a click shows the
+ * blocked and waker paths, the reason, the kernel stack, and selects the
+ * blocked node, whose details then carry its off-CPU time. */
+async function offcpuPage(browser) {
+	const { page, seen, context } = await open(browser, offcpuHtml);
+	eq('offcpu: section shown', await page.isVisible('#offcpu-section'), true);
+	const rows = await page.$$eval('#offcpu-table tbody tr', (trs) =>
+		trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)));
+	eq('offcpu: rows', JSON.stringify(rows), JSON.stringify([
+		['10.00 ms', '2', '5.00 ms', '5.00 ms', 'sleep', 'main > parse > lex',
+			'(the kernel: interrupt, timer, kernel thread)'],
+		['6.00 ms', '3', '2.00 ms', '2.95 ms', 'futex', 'main > parse > lex', 'main > work > compute'],
+	]));
+	await page.click('#off1');
+	eq('offcpu: detail title', await page.textContent('#offcpu-detail-title'), 'futex: 6.00 ms in 3 blocks');
+	eq('offcpu: kernel stack', JSON.stringify(await page.$$eval('#offcpu-stack li', (l) => l.map((x) => x.textContent))),
+		JSON.stringify(['__schedule', 'schedule', 'futex_wait_queue', 'futex_wait', 'do_futex']));
+	const stats = await page.textContent('#offcpu-detail-stats');
+	if (!stats.includes('blocked onmain > parse > lex') || !stats.includes('woken bymain > work > compute'))
+		fail('offcpu: detail stats ' + stats);
+	eq('offcpu: blocked node selected', await page.$eval('#p92f0c1f4b7ef00e7', (f) => f.classList.contains('selected')), true);
+	const det = await page.textContent('#details-stats');
+	if (!det.includes('off-CPU16.00 ms (sleep 10.00 ms, futex 6.00 ms)'))
+		fail('offcpu: node details ' + det);
+	checkClean('offcpu', seen);
+	await context.close();
+}
+
 /* Frame of a path's leaf: its id is the path's own. */
 function leafFrame(d) { return '#p' + d.id; }
 
@@ -421,6 +449,7 @@ async function diffPage(browser) {
 		await wide(browser);
 		await huge(browser);
 		await hugeDiff(browser);
+		await offcpuPage(browser);
 	} catch (e) {
 		fail(e.stack || String(e));
 	}

@@ -40,9 +40,11 @@ done
 # 100 000 paths: more than a page carries
 "$mkprof" wide100k "$work/wide100k.pathprof" || fail "mkprof wide100k"
 "$pp" report --format html -o "$work/wide100k.html" "$work/wide100k.pathprof" || fail "report --format html wide100k"
+"$mkprof" offcpu "$work/offcpu.pathprof" || fail "mkprof offcpu"
+"$pp" report --format html -o "$work/offcpu.html" "$work/offcpu.pathprof" || fail "report --format html offcpu"
 "$mkprof" wide100k-b "$work/wide100k-b.pathprof" || fail "mkprof wide100k-b"
 "$pp" diff --format html -o "$work/wide100k-diff.html" "$work/wide100k.pathprof" "$work/wide100k-b.pathprof" ||
 	fail "diff --format html wide100k"
 exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
 	"$work/diff.html" "$work/diff.json" "$work/screenshots" "$work/wide10k.html" "$work/wide100k.html" \
-	"$work/wide100k-diff.html"
+	"$work/wide100k-diff.html" "$work/offcpu.html"

@@ -5,7 +5,7 @@
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|labelled|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
+ * usage: mkprof demo|labelled|offcpu|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,16 +160,57 @@ static void wide(pp_profile_t *p, uint32_t nf, uint32_t ng, uint32_t mul)
 	finish(p);
 }
 
+static void side_of(pp_profile_t *p, pp_ppath_t *s, const uint32_t *names, uint32_t depth)
+{
+	const char *strs[8];
+	s->depth = depth;
+	s->names = depth ? malloc(depth * sizeof *s->names) : NULL;
+	if (depth)
+		memcpy(s->names, names, depth * sizeof *names);
+	for (uint32_t k = 0; k < depth; k++)
+		strs[k] = p->names[names[k]].name;
+	s->id = pp__path_id(strs, depth);
+}
+
+static void offcpu_entries(pp_profile_t *p)
+{
+	enum { MAIN, PARSE, LEX, GETC, WORK, COMPUTE }; /* demo's first names */
+	static const uint32_t lex[] = {MAIN, PARSE, LEX}, compute[] = {MAIN, WORK, COMPUTE};
+	p->noffcpu = 2;
+	p->offcpu = calloc(2, sizeof *p->offcpu);
+	pp_offcpu_t *e = &p->offcpu[0];
+	side_of(p, &e->blocked, lex, 3);
+	side_of(p, &e->waker, compute, 3);
+	e->reason = PP_OFF_FUTEX;
+	e->waker_kind = PP_WAKER_GATED;
+	e->time = tp_seg((const uint64_t[][2]){{1000000, 1}, {2000000, 1}, {3000000, 1}}, 3);
+	e->kstack = strdup("__schedule;schedule;futex_wait_queue;futex_wait;do_futex");
+	e = &p->offcpu[1];
+	side_of(p, &e->blocked, lex, 3);
+	side_of(p, &e->waker, NULL, 0);
+	e->reason = PP_OFF_SLEEP;
+	e->waker_kind = PP_WAKER_KERNEL;
+	e->time = tp_seg((const uint64_t[][2]){{5000000, 2}}, 1);
+	e->kstack = strdup("__schedule;schedule;do_nanosleep;hrtimer_nanosleep");
+	pp__profile_canonical(p);
+}
+
 int main(int argc, char **argv)
 {
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|labelled|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo")) {
 		demo(&p);
+	} else if (!strcmp(argv[1], "offcpu")) {
+		/* demo with off-CPU data: lex blocks on a futex woken by
+		 * compute (3 blocks, 1+2+3 ms) and sleeps woken by the kernel
+		 * (2 blocks, 5 ms each) */
+		demo(&p);
+		offcpu_entries(&p);
 	} else if (!strcmp(argv[1], "labelled")) {
 		/* demo with the section PROCESS a real run writes */
 		demo(&p);
@@ -190,7 +231,7 @@ int main(int argc, char **argv)
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|labelled|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {

@@ -40,6 +40,8 @@ typedef struct entry {
 	__u64 keys[PP_OFF_MAXD], waker_keys[PP_OFF_MAXD];
 	uint64_t count, sum, min, max;
 	uint64_t *dense; /* PP_HIST_BUCKETS counts of off-CPU ns */
+	__u64 stack[PP_OFF_STACK]; /* the first block's kernel stack */
+	uint32_t nstack;
 } entry_t;
 
 struct pp_offcpu_rec {
@@ -240,6 +242,8 @@ static int on_event(void *ctx, void *data, size_t size)
 		en->kind = kind;
 		memcpy(en->keys, e->keys, depth * 8);
 		memcpy(en->waker_keys, e->waker_keys, wdepth * 8);
+		en->nstack = e->nstack < PP_OFF_STACK ? e->nstack : PP_OFF_STACK;
+		memcpy(en->stack, e->stack, en->nstack * 8);
 		en->min = UINT64_MAX;
 		while (pp__map_get(&r->at, h, &i))
 			h++;
@@ -379,6 +383,30 @@ static int name_index(pp_profile_t *p, pp__map_t *pidx, const pp_profile_t *seg,
 	return pp__map_put(pidx, h, p->nnames++);
 }
 
+/* "fn;fn;..." of a kernel stack, innermost first; NULL out of memory. */
+static char *stack_text(const pp_offcpu_rec_t *r, const __u64 *stack, uint32_t n)
+{
+	/* the frames before the scheduler are the tracepoint's and BPF's */
+	uint32_t from = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(ksym_name(r, stack[i]), "__schedule")) {
+			from = i;
+			break;
+		}
+	stack += from;
+	n -= from;
+	size_t len = 1;
+	for (uint32_t i = 0; i < n; i++)
+		len += strlen(ksym_name(r, stack[i])) + 1;
+	char *s = malloc(len), *w = s;
+	if (!s)
+		return NULL;
+	*w = '\0';
+	for (uint32_t i = 0; i < n; i++)
+		w += sprintf(w, "%s%s", i ? ";" : "", ksym_name(r, stack[i]));
+	return s;
+}
+
 static int side(pp_profile_t *p, pp__map_t *pidx, const pp_profile_t *seg, const pp__map_t *by_key,
 		const __u64 *keys, uint32_t depth, pp_ppath_t *out, const char **scratch)
 {
@@ -438,7 +466,8 @@ int pp_offcpu_finish(pp_offcpu_rec_t *r, const pp__shm_view_t *seg, pp_profile_t
 			if (side(p, &pidx, &names, &by_key, en->keys, en->depth, &o->blocked, scratch) ||
 			    side(p, &pidx, &names, &by_key, en->waker_keys, en->waker_depth, &o->waker,
 				 scratch) ||
-			    pp__seg_from_dense(&o->time, en->count, en->sum, en->min, en->max, en->dense)) {
+			    pp__seg_from_dense(&o->time, en->count, en->sum, en->min, en->max, en->dense) ||
+			    !(o->kstack = stack_text(r, en->stack, en->nstack))) {
 				snprintf(err, errlen, "out of memory");
 				rc = -1;
 			}
