@@ -103,6 +103,7 @@ def main():
             fail('%s: the text report has no edge "%s"' % (mode, edge))
     check_pprof()
     check_record()
+    check_no_rights()
     print('offcpu: %s' % ('%d failure(s)' % failures if failures else 'ok'))
     return 1 if failures else 0
 
@@ -123,6 +124,31 @@ def check_pprof():
     if not re.search(r'waker:\s+holder\n\s+reason:\s+futex\n\s+\S+\s+\(off-CPU: futex\)\n'
                      r'\s+contender\n', top):
         fail('pprof: no off-CPU trace "(off-CPU: futex) < contender" woken by holder:\n' + top)
+
+
+def check_no_rights():
+    """Without CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN (dropped from the
+    bounding set by setpriv): one line says so, the program runs profiled,
+    its status is its own, and the profile has no off-CPU data."""
+    if not shutil.which('setpriv'):
+        fail('setpriv (util-linux) not found: cannot drop the capabilities')
+        return
+    out = os.path.join(DIR, 'nocap.json')
+    env = dict(os.environ, PATHPROF_OUT=os.path.join(DIR, 'nocap.pathprof'))
+    env.pop('PATHPROF_SHM', None)
+    r = subprocess.run(['setpriv', '--inh-caps=-sys_admin,-bpf,-perfmon',
+                        '--bounding-set=-sys_admin,-bpf,-perfmon', '--', PP, 'run', '--offcpu',
+                        '--format', 'json', '-o', out, '--', WORK, 'epoll'],
+                       capture_output=True, text=True, env=env)
+    lines = [l for l in r.stderr.splitlines() if 'profile kept' not in l]
+    if r.returncode != 0 or len(lines) != 1 or 'CAP_BPF' not in lines[0]:
+        fail('without rights: status %d, stderr %r' % (r.returncode, r.stderr))
+        return
+    with open(out) as f:
+        doc = json.load(f)
+    if 'offcpu' in doc or not any(p['path'] == ['tick_wait'] and p['count'] == 10
+                                  for p in doc['paths']):
+        fail('without rights: the profile is not the plain one')
 
 
 def check_record():
