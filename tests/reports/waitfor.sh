@@ -2,7 +2,8 @@
 # --format waitfor on mkprof's off-CPU profile: the exact graph (nodes by
 # stable id, one edge per reason, labels, widths), --min-count and
 # --min-time leave edges out and say how many, Graphviz renders it, and a
-# profile without off-CPU data gives a graph that says so.
+# profile without off-CPU data gives a graph that says so; merged profiles
+# add their off-CPU entries.
 # usage: waitfor.sh PATHPROF MKPROF WORKDIR
 set -u
 pp=$1 mkprof=$2 work=$3
@@ -35,5 +36,10 @@ grep -q '1 edge(s) below' "$work/time.dot" && grep -q 'sleep 10' "$work/time.dot
 	! grep -q 'futex 6' "$work/time.dot" || fail "--min-time 7ms keeps the sleep edge only"
 "$pp" report --format waitfor "$work/d.pathprof" >"$work/none.dot" || fail "waitfor without data"
 grep -q 'no off-CPU data' "$work/none.dot" || fail "a profile without off-CPU data does not say so"
+# off-CPU entries merge like the rest: the same profile twice doubles them
+"$pp" merge -o "$work/m.pathprof" "$work/o.pathprof" "$work/o.pathprof" || fail "merge"
+"$pp" report --format waitfor "$work/m.pathprof" >"$work/m.dot" || fail "waitfor of the merge"
+grep -q 'sleep 20.000 ms, 4 blocks' "$work/m.dot" && grep -q 'futex 12.000 ms, 6 blocks' "$work/m.dot" ||
+	fail "merged edges: $(grep -- '->' "$work/m.dot")"
 [ "$fails" -eq 0 ] && echo "waitfor: ok"
 exit "$fails"
