@@ -200,27 +200,13 @@ static void read_seg(struct rd *r, pp_seg_t *s)
 	}
 }
 
-/* id, depth and name indices: what paths and nodes begin with. */
-static void read_names_of(struct rd *r, pp_ppath_t *pp)
+/* id, depth and name indices: what paths and nodes begin with, and the
+ * sides of off-CPU entries, which may be empty (empty_ok: depth 0). */
+static void read_names_of(struct rd *r, pp_ppath_t *pp, int empty_ok)
 {
 	pp->id = get_u64(r);
 	uint32_t depth = get_u32(r);
-	if (!fits(r, depth, 4, "name indices"))
-		return;
-	pp->names = alloc(r, depth, sizeof *pp->names);
-	if (r->failed)
-		return;
-	pp->depth = depth;
-	for (uint32_t k = 0; k < depth; k++)
-		pp->names[k] = get_u32(r);
-}
-
-/* Like read_names_of, for an off-CPU side, which may be empty (depth 0). */
-static void read_side(struct rd *r, pp_ppath_t *pp)
-{
-	pp->id = get_u64(r);
-	uint32_t depth = get_u32(r);
-	if (!depth || !fits(r, depth, 4, "name indices"))
+	if ((empty_ok && !depth) || !fits(r, depth, 4, "name indices"))
 		return;
 	pp->names = alloc(r, depth, sizeof *pp->names);
 	if (r->failed)
@@ -233,7 +219,7 @@ static void read_side(struct rd *r, pp_ppath_t *pp)
 static void read_offcpu(struct rd *r, pp_profile_t *p)
 {
 	uint32_t n = get_u32(r);
-	/* each entry: two sides (12 bytes), reason and kind, a segment */
+	/* each entry: two sides (12 bytes), reason and kind, a segment, a string */
 	if (!fits(r, n, 24 + 8 + SEG_MIN + 4, "off-CPU entries"))
 		return;
 	p->offcpu = alloc(r, n, sizeof *p->offcpu);
@@ -242,8 +228,8 @@ static void read_offcpu(struct rd *r, pp_profile_t *p)
 	p->noffcpu = n;
 	for (uint32_t i = 0; i < n && !r->failed; i++) {
 		pp_offcpu_t *e = &p->offcpu[i];
-		read_side(r, &e->blocked);
-		read_side(r, &e->waker);
+		read_names_of(r, &e->blocked, 1);
+		read_names_of(r, &e->waker, 1);
 		e->reason = get_u32(r);
 		e->waker_kind = get_u32(r);
 		read_seg(r, &e->time);
@@ -263,7 +249,7 @@ static void read_list(struct rd *r, pp_ppath_t **list, uint32_t *count, int node
 	*count = n;
 	for (uint32_t i = 0; i < n && !r->failed; i++) {
 		pp_ppath_t *pp = &(*list)[i];
-		read_names_of(r, pp);
+		read_names_of(r, pp, 0);
 		if (!nodes) {
 			pp->count = get_u64(r);
 			continue;
