@@ -32,7 +32,7 @@ complete_words() {
 dir=$(dirname "$pp")
 PATH=$dir:$PATH
 export PATH
-[ "$(complete_words pathprof re)" = "replay report recover" ] ||
+[ "$(complete_words pathprof re)" = "replay report recover record" ] ||
 	fail "commands: '$(complete_words pathprof re)'"
 [ "$(complete_words pathprof report --format p)" = "paths pprof" ] ||
 	fail "report --format: '$(complete_words pathprof report --format p)'"
