@@ -435,8 +435,16 @@
 		statItem(stats, 'paths through', String(node.through.length));
 		statItem(stats, 'id', node.id);
 		const off = offcpuOf(node.id);
-		if (off)
+		if (off) {
 			statItem(stats, 'off-CPU', off);
+			/* each way it blocked: reason and who woke it; the edge's row
+			 * below has the kernel stack */
+			offcpu.forEach(function (e) {
+				if ('p' + e.blocked_id === node.id)
+					statItem(stats, 'blocked (' + e.reason + ')', fmtNs(e.total_ns) + ' in ' +
+						e.blocks + ' blocks, woken by ' + whoWoke(e));
+			});
+		}
 
 		const body = $('seg-table').querySelector('tbody');
 		body.replaceChildren();

@@ -318,7 +318,9 @@ async function offcpuPage(browser) {
 		fail('offcpu: detail stats ' + stats);
 	eq('offcpu: blocked node selected', await page.$eval('#p92f0c1f4b7ef00e7', (f) => f.classList.contains('selected')), true);
 	const det = await page.textContent('#details-stats');
-	if (!det.includes('off-CPU16.00 ms (sleep 10.00 ms, futex 6.00 ms)'))
+	if (!det.includes('off-CPU16.00 ms (sleep 10.00 ms, futex 6.00 ms)') ||
+		!det.includes('blocked (futex)6.00 ms in 3 blocks, woken by main > work > compute') ||
+		!det.includes('blocked (sleep)10.00 ms in 2 blocks, woken by (the kernel: interrupt, timer, kernel thread)'))
 		fail('offcpu: node details ' + det);
 	checkClean('offcpu', seen);
 	await context.close();
