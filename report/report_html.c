@@ -94,6 +94,17 @@ static int put_profile(FILE *out, const char **page, const char *data_marker,
 
 #define HTML_MAX_PATHS PP__HTML_MAX_PATHS
 
+/* The rest of the page from its budget block on: the budget note (NULL:
+ * none), the script, and what follows it. */
+static void finish_page(FILE *out, const char *page, const char *budget_json)
+{
+	page = upto(out, page, "/*PP:BUDGET*/");
+	fputs(budget_json ? budget_json : "null", out);
+	page = upto(out, page, "/*PP:JS*/");
+	fputs(pp__html_js, out);
+	fputs(page, out);
+}
+
 int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		    const pp__row_t *rows, size_t n)
 {
@@ -132,14 +143,9 @@ int pp__report_html(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	fputs("null", out);
 	page = upto(out, page, "/*PP:DIFF*/");
 	fputs("null", out);
-	page = upto(out, page, "/*PP:BUDGET*/");
-	if (budget)
-		fprintf(out, "{\"kept\": %d, \"paths\": %zu}", HTML_MAX_PATHS, n);
-	else
-		fputs("null", out);
-	page = upto(out, page, "/*PP:JS*/");
-	fputs(pp__html_js, out);
-	fputs(page, out);
+	char note[96];
+	snprintf(note, sizeof note, "{\"kept\": %d, \"paths\": %zu}", HTML_MAX_PATHS, n);
+	finish_page(out, page, budget ? note : NULL);
 	return 0;
 }
 
@@ -213,14 +219,9 @@ int pp__report_html_diff(FILE *out, const pp_profile_t *a, const pp_profile_t *b
 		goto done;
 	page = upto(out, page, "/*PP:DIFF*/");
 	put_script_json(out, diff_json, len);
-	page = upto(out, page, "/*PP:BUDGET*/");
-	if (budget)
-		fprintf(out, "{\"kept\": %zu, \"paths\": %zu, \"diff\": true}", nids, npaths);
-	else
-		fputs("null", out);
-	page = upto(out, page, "/*PP:JS*/");
-	fputs(pp__html_js, out);
-	fputs(page, out);
+	char note[96];
+	snprintf(note, sizeof note, "{\"kept\": %zu, \"paths\": %zu, \"diff\": true}", nids, npaths);
+	finish_page(out, page, budget ? note : NULL);
 	rc = 0;
 done:
 	for (int s = 0; s < 2; s++) {

@@ -270,13 +270,7 @@ int pp__thread_register(pp__tls_t *t, int fe)
 static void thread_exit(void *arg)
 {
 	pp__slab_t *s = arg;
-	pp__tls_t *t = &pp__tls;
-	t->limit = 0;
-	t->tlimit = 0;
-	t->state = PP__ST_DEAD;
-	t->excess = 0;
-	t->dstate = 0;
-	t->slab = NULL;
+	pp__gate_dead(&pp__tls);
 	pthread_mutex_lock(&slab_lock);
 	s->live = 0;
 	s->next_free = free_slabs;
@@ -366,12 +360,7 @@ static void fresh_arena_after_fork(void)
 			if (p)
 				pp__warn("cannot give the forked child a slab; it runs unprofiled");
 			/* Same as a thread that has exited: gates are skipped. */
-			t->limit = 0;
-			t->tlimit = 0;
-			t->state = PP__ST_DEAD;
-			t->excess = 0;
-			t->dstate = 0;
-			t->slab = NULL;
+			pp__gate_dead(t);
 		}
 		return;
 	}

@@ -24,6 +24,18 @@ static inline void pp__set_limits(pp__tls_t *t)
 	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess ? bound : 0;
 }
 
+/* The thread has no slab any more (it is exiting, or a forked child got
+ * none): every later gate of it is skipped, unregistered. */
+static inline void pp__gate_dead(pp__tls_t *t)
+{
+	t->limit = 0;
+	t->tlimit = 0;
+	t->state = PP__ST_DEAD;
+	t->excess = 0;
+	t->dstate = 0;
+	t->slab = NULL;
+}
+
 static inline int pp__gate_live(const pp__tls_t *t)
 {
 	return t->state == PP__ST_LIVE;
