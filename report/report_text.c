@@ -202,6 +202,11 @@ static void text_header(FILE *out, const pp_profile_t *p)
 		fprintf(out, "  gated time %.0f %s (self times summed over nodes and threads)\n",
 			pp__ticks_ns(p, g), pp__report_rate_known(p) ? "ns" : "ticks");
 	}
+	/* An empty profile is never what was meant: say the usual causes. */
+	if (!p->npaths && !p->nnodes && !p->events && !p->records && !p->unprofiled_frames)
+		fputs("  note       no gate ran: nothing was counted (an XRay build not armed\n"
+		      "             (PATHPROF_XRAY), a plugin build in its default annotated mode\n"
+		      "             with no function marked, or no gated function was called)\n", out);
 }
 
 int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o, const pp__row_t *rows,

@@ -74,4 +74,12 @@ expect "bad --format" 2 $? err "pathprof: run: --format: 'pdf' is not a report f
 "$pathprof" run >out 2>err
 expect "no program" 2 $? err "pathprof: run: no program given (see 'pathprof run --help')"
 
+# A profiled program in which no gate runs: the report says so, not just 0
+printf '%s\n' '__attribute__((no_instrument_function)) int main(void) { return 0; }' >nogate.c
+"$wrapper" --via=cyg gcc -O0 nogate.c -o nogate || fail "build nogate"
+"$pathprof" run -- ./nogate >out 2>err
+st=$?
+[ "$st" -eq 0 ] && grep -q '^  note       no gate ran: nothing was counted' out ||
+	{ fail "no gate ran: status $st, no note"; cat out err; }
+
 [ "$fails" -eq 0 ] || { echo "run.sh: $fails check(s) failed"; exit 1; }
