@@ -40,7 +40,7 @@ uint64_t pp__report_sat_add(uint64_t a, uint64_t b);
 /* Length of the well-formed UTF-8 sequence at s, 0 when s starts an
  * ill-formed one. */
 /* Text of a name: valid UTF-8 as it is, control and ill-formed bytes as '?'
- * (report_text.c). */
+ * (report_model.c). */
 void pp__report_put_text(FILE *out, const char *str);
 
 /* A DOT quoted string, escaped (report_dot.c). */

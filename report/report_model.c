@@ -158,3 +158,20 @@ const char *pp__report_timing_word(uint32_t t)
 	default: return "unknown";
 	}
 }
+
+/* Text output: valid UTF-8 passes through; control and ill-formed bytes show
+ * as '?' so a hostile name cannot move the cursor or break a row. */
+void pp__report_put_text(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	while (*s) {
+		size_t n = pp__report_utf8_seq(s);
+		if (n == 1 && *s >= 0x20 && *s != 0x7f)
+			fputc(*s, out);
+		else if (n > 1)
+			fwrite(s, 1, n, out);
+		else
+			fputc('?', out);
+		s += n ? n : 1;
+	}
+}

@@ -10,23 +10,6 @@
 
 #include "report_impl.h"
 
-/* Text output: valid UTF-8 passes through; control and ill-formed bytes show
- * as '?' so a hostile name cannot move the cursor or break a row. */
-void pp__report_put_text(FILE *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	while (*s) {
-		size_t n = pp__report_utf8_seq(s);
-		if (n == 1 && *s >= 0x20 && *s != 0x7f)
-			fputc(*s, out);
-		else if (n > 1)
-			fwrite(s, 1, n, out);
-		else
-			fputc('?', out);
-		s += n ? n : 1;
-	}
-}
-
 /* Columns pp__report_put_text() uses for str (one per character; wide CJK glyphs are
  * rare enough in function names to ignore). */
 static size_t text_width(const char *str)
