@@ -145,7 +145,11 @@ int pp__shm_create(const char *object, size_t size)
 static void publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name, const char *file,
 			 uint32_t line)
 {
-	size_t nl = strnlen(name, NAME_MAX_BYTES), fl = strnlen(file, NAME_MAX_BYTES);
+	/* strlen, then the bound: GCC's -Os inlining sees a literal "?" here
+	 * and takes strnlen's bound for an overread */
+	size_t nl = strlen(name), fl = strlen(file);
+	nl = nl < NAME_MAX_BYTES ? nl : NAME_MAX_BYTES;
+	fl = fl < NAME_MAX_BYTES ? fl : NAME_MAX_BYTES;
 	size_t need = (sizeof(pp__shm_name_t) + nl + fl + 2 + 7) & ~(size_t)7;
 	if (!nbump || (size_t)(nend - nbump) < need) {
 		nbump = pp__arena_alloc(NAME_CHUNK);
