@@ -404,6 +404,10 @@ int cmd_run(int argc, char **argv)
 		return CLI_FAIL;
 	}
 
+	/* --offcpu names keys through the segment after the exit: it is kept
+	 * until then, and removed after unless the user asked to keep it */
+	const char *keep_env = getenv("PATHPROF_SHM_KEEP");
+	int kept_by_user = keep_env && keep_env[0] == '1';
 	if (offcpu.wanted) {
 #ifdef PP_HAVE_OFFCPU
 		char err[256];
@@ -414,7 +418,7 @@ int cmd_run(int argc, char **argv)
 		} else if (pp_offcpu_available(err, sizeof err) != 0) {
 			cli_error("run: --offcpu: %s; the program runs without off-CPU data", err);
 			offcpu.wanted = 0;
-		} else if (own_shm && setenv("PATHPROF_SHM_KEEP", "1", 1) != 0) {
+		} else if (!kept_by_user && setenv("PATHPROF_SHM_KEEP", "1", 1) != 0) {
 			offcpu.wanted = 0;
 		}
 #else
@@ -446,7 +450,8 @@ int cmd_run(int argc, char **argv)
 	if (offcpu.rec)
 		offcpu_into(offcpu.rec, seg, file);
 #endif
-	if (own_shm && seg && segment_left(seg))
+	/* ours, or kept only for --offcpu to read: not left behind */
+	if ((own_shm || (offcpu.wanted && !kept_by_user)) && seg && segment_left(seg))
 		shm_unlink(seg);
 	free(seg);
 	if (file && access(file, R_OK) == 0) {
