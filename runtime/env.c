@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "select.h"
 #include "shm.h"
 #include "slab.h"
 #include "trace.h"
@@ -100,6 +101,7 @@ void pp__env_load(void)
 	pp__config.paths = env_number("PATHPROF_PATHS", pp__config.paths, 16, 1u << 26);
 	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);
 	pp__shm_env_load();
+	pp__select_env_load();
 }
 
 static void after_fork_child(void)

@@ -258,6 +258,33 @@ static void traced_leave(pp__tls_t *t)
 }
 
 
+/* pp_root() on a live thread, recorded when the thread is being traced so
+ * that a replay starts the event at the same place. */
+static void root_now(pp__tls_t *t)
+{
+	if (t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
+		pp__trace_put(t->trace, PP_EV_ROOT, 0, 0);
+		pp__trace_end(t->trace);
+	}
+	pp__gate_root(t);
+}
+
+/* The selections' say at the entry of key on a live thread (select.c): 1
+ * when the key is no gate (PATHPROF_FUNCTIONS). A root (PATHPROF_ROOT)
+ * starts an event as pp_root() just before it would, unless the event open
+ * is rooted at a root itself: the outermost open root wins, so a recursive
+ * or nested root stays inside its event. */
+static int select_entry(pp__tls_t *t, int fe, uint64_t key)
+{
+	int c = pp__key_class(fe, key);
+	if (c == PP__KEY_SKIP)
+		return 1;
+	if (c == PP__KEY_ROOT &&
+	    (depth_of(t) ? pp__key_class(fe, t->stack[0].key) != PP__KEY_ROOT : t->excess != 0))
+		root_now(t);
+	return 0;
+}
+
 void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
 	pp__tls_t *t = &pp__tls;
@@ -267,7 +294,9 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
-		if (t->trace) {
+		if (PP_UNLIKELY(pp__selecting) && select_entry(t, fe, key)) {
+			/* not a gate */
+		} else if (t->trace) {
 			traced_enter(t, key, fe);
 		} else {
 			if (PP__RESYNC(fe))
@@ -286,7 +315,9 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 			if (pp__trace_armed)
 				pp__trace_attach(t, fe);
 			pp__set_limits(t);
-			if (t->trace)
+			if (PP_UNLIKELY(pp__selecting) && select_entry(t, fe, key))
+				; /* not a gate */
+			else if (t->trace)
 				traced_enter(t, key, fe);
 			else
 				enter_checked(t, key, fe | untimed, sp, ra);
@@ -295,7 +326,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 			__atomic_fetch_add(&pp__g.unprofiled_threads, 1, __ATOMIC_RELAXED);
 			__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
 			t->excess++;
-			t->limit = 0;
+			t->limit = t->elimit = 0;
 		}
 	} else {
 		/* PP__ST_REGISTERING: a signal handler's gate while its thread
@@ -303,7 +334,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 		__atomic_fetch_add(t->state == PP__ST_REGISTERING ? &pp__g.signal_skipped : &pp__g.skipped,
 				   1, __ATOMIC_RELAXED);
 		t->excess++;
-		t->limit = 0;
+		t->limit = t->elimit = 0;
 	}
 	errno = saved;
 }
@@ -315,6 +346,9 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 void pp__leave_slow(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
+	if (PP_UNLIKELY(pp__selecting & PP__SEL_FUNCTIONS) && t->state == PP__ST_LIVE &&
+	    pp__key_class(fe & ~PP__FE_UNTIMED, key) == PP__KEY_SKIP)
+		return; /* its entry was not a gate either */
 	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		uint64_t now = PP__TIMING && t->timing_now ? pp_ticks() : 0;
 		int saved = errno;
@@ -455,13 +489,8 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
 void pp_root(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state != PP__ST_LIVE)
-		return;
-	if (t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
-		pp__trace_put(t->trace, PP_EV_ROOT, 0, 0);
-		pp__trace_end(t->trace);
-	}
-	pp__gate_root(t);
+	if (t->state == PP__ST_LIVE)
+		root_now(t);
 }
 
 void pp_reset(void)

@@ -6,6 +6,7 @@
 #define PP_THREAD_STATE_H
 
 #include <pathprof/state.h>
+#include "select.h"
 #include "slab.h"
 
 /* pp__tls_t.state */
@@ -15,13 +16,17 @@ enum { PP__ST_NEW = 0, PP__ST_REGISTERING = 1, PP__ST_LIVE = 2, PP__ST_DEAD = 3 
  * the bound times the frame size, or 0 (every gate out of line) while
  * recording, inside a timed event, or with frames beyond the bound open;
  * tlimit lets the gates of a timed event, when nothing else is rare, take
- * their own lean way under the same bound. */
+ * their own lean way under the same bound. A function selection sends every
+ * gate out of line; a root selection only the entries (elimit), so that the
+ * slow path sees each key entered while the exits stay inline. */
 static inline void pp__set_limits(pp__tls_t *t)
 {
 	uint32_t bound = pp__config.depth * PP__FRAME_BYTES;
-	int rare = t->trace || t->timing_now || t->excess;
+	uint32_t sel = pp__selecting;
+	int rare = t->trace || t->timing_now || t->excess || (sel & PP__SEL_FUNCTIONS);
 	t->limit = rare ? 0 : bound;
-	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess ? bound : 0;
+	t->elimit = rare || sel ? 0 : bound;
+	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess && !sel ? bound : 0;
 }
 
 /* The thread has no slab any more (it is exiting, or a forked child got
@@ -29,6 +34,7 @@ static inline void pp__set_limits(pp__tls_t *t)
 static inline void pp__gate_dead(pp__tls_t *t)
 {
 	t->limit = 0;
+	t->elimit = 0;
 	t->tlimit = 0;
 	t->state = PP__ST_DEAD;
 	t->excess = 0;

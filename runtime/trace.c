@@ -353,6 +353,7 @@ int pp__trace_attach(pp__tls_t *t, int fe)
 		pthread_setspecific(gone_key, b);
 	t->trace = b;
 	t->limit = 0;
+	t->elimit = 0;
 	t->tlimit = 0;
 	return 0;
 }

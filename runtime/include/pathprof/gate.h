@@ -158,8 +158,8 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 }
 
 /* Enter a gate. Untimed, about 24 instructions (gcc -O2, raii): load
- * dstate, compare with the limit (the switch to every rare case, timed
- * events and recording included), the resync compare of the top frame's
+ * dstate, compare with the entry's limit (the switch to every rare case,
+ * timed events, recording and a root selection included), the resync compare of the top frame's
  * position, four stores into the frame (three but for raii), the mix (xor,
  * multiply), two stores into the thread state, the event-start test.
  * bench/gateinstr.sh counts it (with the exit) under callgrind. */
@@ -168,7 +168,7 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
 	uint64_t sp = PP__POS(fe);
-	if (PP_UNLIKELY(v >= t->limit)) {
+	if (PP_UNLIKELY(v >= t->elimit)) {
 		/* A timed event's gate, inline: the same checks against the
 		 * bound itself, the push, the entry timestamp. */
 		if (PP__TIMING && v < t->tlimit &&
@@ -232,14 +232,14 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
  * calls. Async-signal-safe once the thread has run a gate. */
 typedef struct pp_signal_state {
 	uint64_t hash, sp, excess_sp;
-	uint32_t dstate, limit, excess, timing_now, tlimit, top;
+	uint32_t dstate, limit, elimit, excess, timing_now, tlimit, top;
 } pp_signal_state_t;
 
 PP_INLINE pp_signal_state_t pp_signal_begin(void)
 {
 	pp__tls_t *t = &pp__tls;
-	pp_signal_state_t s = {t->hash, 0, t->excess_sp, t->dstate, t->limit, t->excess,
-			       t->timing_now, t->tlimit, 0};
+	pp_signal_state_t s = {t->hash,	  0,	     t->excess_sp,  t->dstate, t->limit,
+			       t->elimit, t->excess, t->timing_now, t->tlimit, 0};
 	/* The interrupted top frame may be half-pushed or half-popped: hide
 	 * its position, so that a handler on an alternate stack above it does
 	 * not take it for dead. Its leaf bit is in the saved dstate. */
@@ -265,6 +265,7 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 	t->timing_now = s->timing_now;
 	t->tlimit = s->tlimit;
 	t->limit = s->limit;
+	t->elimit = s->elimit;
 	if (s->top)
 		PP__DS_FRAME(t, s->dstate)[-1].sp = s->sp;
 	t->hash = s->hash;

@@ -81,7 +81,9 @@ typedef struct pp__slot {
  * makes anyway. limit is the depth bound times 64 and doubles as the "take
  * the slow path" switch: it is 0 for an unregistered or dead thread, while frames
  * beyond the bound are open, while recording, and during a timed event, so
- * enter and leave each pay exactly one predictable branch for all of them. */
+ * enter and leave each pay exactly one predictable branch for all of them.
+ * The entry compares with elimit instead, which is limit but for a root
+ * selection, when only entries must go out of line. */
 typedef struct pp__tls {
 	uint64_t hash;
 	uint32_t dstate;
@@ -93,7 +95,9 @@ typedef struct pp__tls {
 	uint32_t timing_now; /* the current event is being timed (limit is 0) */
 	uint32_t tlimit;     /* ... and nothing else is rare: the limit its gates go
 			      * their lean way under (the bound times 64), else 0 */
-	uint32_t spare;
+	uint32_t elimit;     /* the entry's own limit: limit, or 0 while a selection
+			      * (PATHPROF_ROOT, PATHPROF_FUNCTIONS) must see every
+			      * key entered (runtime/select.c); never above limit */
 	uint32_t countdown;  /* events left until the next sampled one */
 	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
 	uint32_t state;      /* internal: registration state */

@@ -1,0 +1,185 @@
+/* Glob matching and selection lists (glob.h). Written here rather than taken
+ * from fnmatch(3) or LLVM's GlobPattern so that the runtime, the wrapper's
+ * lists and the compiler plugin agree on every pattern, byte for byte. Runs
+ * only at start-up or at the first sight of a key, never per gate. */
+#include <stdio.h>
+#include <string.h>
+
+#include "glob.h"
+
+/* Length of the set starting at g[0] == '[' (up to and including its ']'),
+ * or 0 when it is not closed within n bytes. A ']' right after '[' or
+ * '[!' is a member, as in fnmatch. */
+static size_t set_len(const char *g, size_t n)
+{
+	size_t i = 1;
+	if (i < n && (g[i] == '!' || g[i] == '^'))
+		i++;
+	if (i < n && g[i] == ']')
+		i++;
+	for (; i < n; i++) {
+		if (g[i] == '\\' && i + 1 < n)
+			i++;
+		else if (g[i] == ']')
+			return i + 1;
+	}
+	return 0;
+}
+
+/* Is c in the set g[0..n) (which starts with '[' and ends with ']')? */
+static int in_set(const char *g, size_t n, unsigned char c)
+{
+	size_t i = 1, end = n - 1;
+	int neg = g[i] == '!' || g[i] == '^';
+	int hit = 0;
+	if (neg)
+		i++;
+	for (int first = 1; i < end; first = 0) {
+		if (g[i] == ']' && !first)
+			break;
+		unsigned char lo = (unsigned char)g[i];
+		if (lo == '\\' && i + 1 < end)
+			lo = (unsigned char)g[++i];
+		i++;
+		unsigned char hi = lo;
+		if (i + 1 < end && g[i] == '-') {
+			hi = (unsigned char)g[i + 1];
+			if (hi == '\\' && i + 2 < end)
+				hi = (unsigned char)g[++i + 1];
+			i += 2;
+		}
+		if (c >= lo && c <= hi)
+			hit = 1;
+	}
+	return hit != neg;
+}
+
+/* One step of the pattern at g[*gi] against name[ni]: 1 when it matches one
+ * character (and advances *gi past the step). */
+static int step(const char *g, size_t n, size_t *gi, unsigned char c)
+{
+	size_t i = *gi;
+	if (g[i] == '?') {
+		*gi = i + 1;
+		return 1;
+	}
+	if (g[i] == '[') {
+		size_t l = set_len(g + i, n - i);
+		if (l) {
+			*gi = i + l;
+			return in_set(g + i, l, c);
+		}
+		/* an unclosed '[' is a plain character */
+	}
+	if (g[i] == '\\' && i + 1 < n)
+		i++;
+	*gi = i + 1;
+	return (unsigned char)g[i] == c;
+}
+
+/* Backtracking over the last '*' only: linear in practice, and at most
+ * quadratic, for any pattern. */
+int pp__glob_match(const char *g, size_t n, const char *name)
+{
+	size_t gi = 0, ni = 0;
+	size_t star = (size_t)-1, star_ni = 0;
+	for (;;) {
+		if (gi < n && g[gi] == '*') {
+			while (gi < n && g[gi] == '*')
+				gi++;
+			star = gi;
+			star_ni = ni;
+			continue;
+		}
+		if (name[ni] == '\0') {
+			if (gi == n)
+				return 1;
+		} else if (gi < n) {
+			size_t next = gi;
+			if (step(g, n, &next, (unsigned char)name[ni])) {
+				gi = next;
+				ni++;
+				continue;
+			}
+		}
+		if (star == (size_t)-1 || name[star_ni] == '\0')
+			return 0;
+		gi = star;
+		ni = ++star_ni;
+	}
+}
+
+/* Length of the glob starting at s, up to the separator that ends it. */
+static size_t glob_len(const char *s, char sep)
+{
+	size_t i = 0;
+	while (s[i] && s[i] != sep) {
+		if (s[i] == '\\' && s[i + 1])
+			i += 2;
+		else if (s[i] == '[' && set_len(s + i, strlen(s + i)))
+			i += set_len(s + i, strlen(s + i));
+		else
+			i++;
+	}
+	return i;
+}
+
+static int any_match(const char *g, size_t l, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pp__glob_match(g, l, names[i]))
+			return 1;
+	return 0;
+}
+
+int pp__select_match(const char *list, char sep, const char *const *names, size_t n)
+{
+	int includes = 0, included = 0;
+	for (const char *p = list; *p;) {
+		size_t l = glob_len(p, sep);
+		if (p[0] == '!') {
+			if (any_match(p + 1, l - 1, names, n))
+				return 0;
+		} else if (l) {
+			includes = 1;
+			included = included || any_match(p, l, names, n);
+		}
+		p += l;
+		if (*p == sep)
+			p++;
+	}
+	return included || !includes;
+}
+
+int pp__select_check(const char *list, char sep, char *err, size_t errlen)
+{
+	if (!*list) {
+		snprintf(err, errlen, "the list is empty");
+		return -1;
+	}
+	for (const char *p = list;;) {
+		size_t l = glob_len(p, sep);
+		size_t body = p[0] == '!' ? 1 : 0;
+		if (l == body) {
+			snprintf(err, errlen, "an empty pattern at byte %zu", (size_t)(p - list) + body);
+			return -1;
+		}
+		for (size_t i = body; i < l; i++) {
+			if (p[i] == '\\') {
+				if (i + 1 == l) {
+					snprintf(err, errlen, "'%.*s' ends with a lone backslash", (int)l,
+						 p);
+					return -1;
+				}
+				i++;
+			} else if (p[i] == '[' && !set_len(p + i, l - i)) {
+				snprintf(err, errlen, "'%.*s' has a '[' that is never closed", (int)l, p);
+				return -1;
+			}
+		}
+		p += l;
+		if (!*p)
+			return 0;
+		p++; /* the separator */
+	}
+}

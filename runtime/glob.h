@@ -1,0 +1,38 @@
+/* The one glob syntax every selection of functions uses: PATHPROF_XRAY,
+ * PATHPROF_ROOT, PATHPROF_FUNCTIONS (cyg), the wrapper's --exclude-functions
+ * and the plugin's -pathprof-list file. Plain C with no dependency, so the
+ * pass plugin compiles the same file into the compiler (docs/selection.md). */
+#ifndef PP_GLOB_H
+#define PP_GLOB_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Does the whole of name match the glob's first glen bytes? '*' matches any
+ * run of characters (':' and '/' included), '?' one character, '[abc]',
+ * '[a-z]' one of a set ('[!...]' or '[^...]' one not in it), '\c' the
+ * character c. A name is never matched by a part of it: "lex" matches "lex"
+ * only, "lex*" also "lexer_start". */
+int pp__glob_match(const char *glob, size_t glen, const char *name);
+
+/* A selection list: globs separated by sep (',' in variables and options,
+ * '\n' in the plugin's list file; a separator inside [...] or after a
+ * backslash belongs to the glob); a glob starting with '!' excludes. A
+ * function known by several names (C++: with and without its parameters)
+ * is selected when none of its names matches an exclusion and either the
+ * list has no inclusion or one of its names matches one. "ts_*,!ts_lex"
+ * selects "ts_lexer_start" but not "ts_lex". */
+int pp__select_match(const char *list, char sep, const char *const *names, size_t n);
+
+/* Is the list well formed (no empty entry, no unclosed '[', no trailing
+ * backslash)? 0, or -1 with the reason in err. */
+int pp__select_check(const char *list, char sep, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,208 @@
+/* PATHPROF_ROOT and PATHPROF_FUNCTIONS: which keys start an event and which
+ * are not gates at all, decided once per key. The gate's slow path asks
+ * pp__key_class(); the first time a key is asked about it is named through
+ * the same resolver a dump uses (names.c: raii sites, ELF symbols for cyg and
+ * xray, the plugin's tables), matched against the lists (glob.c), and the
+ * answer kept in a table that readers probe without a lock. Only the naming
+ * itself takes a lock, once per key. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "glob.h"
+#include "runtime.h"
+#include "select.h"
+
+uint32_t pp__selecting;
+
+/* 2^18 keys (4 MB of address space, touched as it fills): more functions
+ * than a program gates. Past 3/4 full, keys are named on every sight, still
+ * correctly, and a warning says so once. */
+#define CLASS_BITS 18
+#define CLASS_SLOTS (1u << CLASS_BITS)
+
+typedef struct {
+	uint64_t key;
+	uint32_t tag; /* 0: empty; else front-end << 4 | class + 1, stored last */
+	uint32_t pad;
+} class_slot_t;
+
+static class_slot_t *slots;
+static uint32_t used;
+static char *lists[3]; /* [PP__SEL_ROOTS], [PP__SEL_FUNCTIONS]: owned copies */
+static pthread_mutex_t select_lock = PTHREAD_MUTEX_INITIALIZER;
+static pp__resolver_t *resolver;
+static int resolver_modules;
+static __thread int naming PP_TLS_IE;
+
+static uint32_t slot_of(uint64_t key)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - CLASS_BITS));
+}
+
+static int lookup(int fe, uint64_t key)
+{
+	if (!slots)
+		return -1;
+	for (uint32_t i = slot_of(key), n = 0; n < 64; i = (i + 1) & (CLASS_SLOTS - 1), n++) {
+		uint32_t tag = __atomic_load_n(&slots[i].tag, __ATOMIC_ACQUIRE);
+		if (!tag)
+			return -1;
+		if (slots[i].key == key && (int)(tag >> 4) == fe)
+			return (int)(tag & 15) - 1;
+	}
+	return -1;
+}
+
+/* Under select_lock. Readers see the key before the tag that makes it live. */
+static void remember(int fe, uint64_t key, int cls)
+{
+	static int full_warned;
+	if (!slots) {
+		void *m = mmap(NULL, CLASS_SLOTS * sizeof *slots, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		__atomic_store_n(&slots, (class_slot_t *)m, __ATOMIC_RELEASE);
+	}
+	uint32_t i = slot_of(key);
+	for (uint32_t n = 0; n < 64 && used < CLASS_SLOTS / 4 * 3; i = (i + 1) & (CLASS_SLOTS - 1), n++) {
+		if (slots[i].tag)
+			continue;
+		slots[i].key = key;
+		__atomic_store_n(&slots[i].tag, (uint32_t)fe << 4 | (uint32_t)(cls + 1), __ATOMIC_RELEASE);
+		used++;
+		return;
+	}
+	if (!full_warned++)
+		pp__warn("more than %u functions seen by PATHPROF_ROOT/PATHPROF_FUNCTIONS: the rest "
+			 "are matched by name at every entry (slower, still exact)",
+			 used);
+}
+
+static int count_modules(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)info;
+	(void)size;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* The resolver is reopened when a key names no module and libraries were
+ * loaded since it was opened (dlopen after start-up). */
+static const char *name_key(int fe, uint64_t key)
+{
+	const char *file;
+	uint32_t line;
+	int mods = 0;
+	if (!resolver)
+		resolver = pp__resolver_open();
+	if (!resolver)
+		return NULL;
+	const char *name = pp__resolve(resolver, fe, key, &file, &line);
+	if (name && !strncmp(name, "0x", 2) && (dl_iterate_phdr(count_modules, &mods), mods) != resolver_modules) {
+		pp__resolver_close(resolver);
+		resolver_modules = mods;
+		resolver = pp__resolver_open();
+		name = resolver ? pp__resolve(resolver, fe, key, &file, &line) : NULL;
+	}
+	return name;
+}
+
+/* A C++ name without its parameters ("ns::f" for "ns::f(int) const"), so
+ * that a list names a function as the plugin's list files do. */
+static const char *bare_name(const char *name, char *buf, size_t n)
+{
+	const char *close = strrchr(name, ')');
+	if (!close)
+		return NULL;
+	int depth = 0;
+	for (const char *p = close; p >= name; p--) {
+		depth += *p == ')' ? 1 : *p == '(' ? -1 : 0;
+		if (depth == 0) {
+			size_t l = (size_t)(p - name);
+			if (l == 0 || l >= n)
+				return NULL;
+			memcpy(buf, name, l);
+			buf[l] = '\0';
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int classify(int fe, uint64_t key)
+{
+	const char *name = name_key(fe, key);
+	if (!name)
+		return PP__KEY_PLAIN;
+	char bare[1024];
+	const char *names[2] = {name, bare_name(name, bare, sizeof bare)};
+	size_t n = names[1] ? 2 : 1;
+	if (lists[PP__SEL_FUNCTIONS] && !pp__select_match(lists[PP__SEL_FUNCTIONS], ',', names, n))
+		return PP__KEY_SKIP;
+	if (lists[PP__SEL_ROOTS] && pp__select_match(lists[PP__SEL_ROOTS], ',', names, n))
+		return PP__KEY_ROOT;
+	return PP__KEY_PLAIN;
+}
+
+int pp__key_class(int fe, uint64_t key)
+{
+	int c = lookup(fe, key);
+	if (PP_LIKELY(c >= 0))
+		return c;
+	if (naming)
+		return PP__KEY_PLAIN;
+	int saved = errno;
+	naming = 1;
+	pthread_mutex_lock(&select_lock);
+	c = lookup(fe, key);
+	if (c < 0) {
+		c = classify(fe, key);
+		remember(fe, key, c);
+	}
+	pthread_mutex_unlock(&select_lock);
+	naming = 0;
+	errno = saved;
+	return c;
+}
+
+int pp__select_set(uint32_t which, const char *list, const char *what)
+{
+	char err[256];
+	char *copy = NULL;
+	if (list && *list) {
+		if (pp__select_check(list, ',', err, sizeof err) != 0) {
+			pp__warn("%s=%s: %s; ignored", what, list, err);
+			return -1;
+		}
+		if (!(copy = strdup(list)))
+			return -1;
+	}
+	pthread_mutex_lock(&select_lock);
+	free(lists[which]);
+	lists[which] = copy;
+	if (slots) {
+		memset(slots, 0, CLASS_SLOTS * sizeof *slots);
+		used = 0;
+	}
+	uint32_t sel = (lists[PP__SEL_ROOTS] ? PP__SEL_ROOTS : 0) |
+		       (lists[PP__SEL_FUNCTIONS] ? PP__SEL_FUNCTIONS : 0);
+	__atomic_store_n(&pp__selecting, sel, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&select_lock);
+	return 0;
+}
+
+void pp__select_env_load(void)
+{
+	const char *s = getenv("PATHPROF_ROOT");
+	if (s && *s)
+		pp__select_set(PP__SEL_ROOTS, s, "PATHPROF_ROOT");
+	s = getenv("PATHPROF_FUNCTIONS");
+	if (s && *s)
+		pp__select_set(PP__SEL_FUNCTIONS, s, "PATHPROF_FUNCTIONS");
+}
