@@ -183,3 +183,31 @@ int pp__select_check(const char *list, char sep, char *err, size_t errlen)
 		p++; /* the separator */
 	}
 }
+
+/* The name without its parameter list, in buf; NULL when it has none. */
+static const char *bare_name(const char *name, char *buf, size_t n)
+{
+	const char *close = strrchr(name, ')');
+	if (!close)
+		return NULL;
+	int depth = 0;
+	for (const char *p = close; p >= name; p--) {
+		depth += *p == ')' ? 1 : *p == '(' ? -1 : 0;
+		if (depth == 0) {
+			size_t l = (size_t)(p - name);
+			if (l == 0 || l >= n)
+				return NULL;
+			memcpy(buf, name, l);
+			buf[l] = '\0';
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+int pp__select_name(const char *list, char sep, const char *name)
+{
+	char bare[1024];
+	const char *names[2] = {name, bare_name(name, bare, sizeof bare)};
+	return pp__select_match(list, sep, names, names[1] ? 2 : 1);
+}

@@ -11,12 +11,15 @@
 extern "C" {
 #endif
 
+/* Exported from the runtime for the XRay front-end's arming. */
+#define PP__GLOB_API __attribute__((visibility("default")))
+
 /* Does the whole of name match the glob's first glen bytes? '*' matches any
  * run of characters (':' and '/' included), '?' one character, '[abc]',
  * '[a-z]' one of a set ('[!...]' or '[^...]' one not in it), '\c' the
  * character c. A name is never matched by a part of it: "lex" matches "lex"
  * only, "lex*" also "lexer_start". */
-int pp__glob_match(const char *glob, size_t glen, const char *name);
+PP__GLOB_API int pp__glob_match(const char *glob, size_t glen, const char *name);
 
 /* A selection list: globs separated by sep (',' in variables and options,
  * '\n' in the plugin's list file; a separator inside [...] or after a
@@ -25,11 +28,16 @@ int pp__glob_match(const char *glob, size_t glen, const char *name);
  * is selected when none of its names matches an exclusion and either the
  * list has no inclusion or one of its names matches one. "ts_*,!ts_lex"
  * selects "ts_lexer_start" but not "ts_lex". */
-int pp__select_match(const char *list, char sep, const char *const *names, size_t n);
+PP__GLOB_API int pp__select_match(const char *list, char sep, const char *const *names, size_t n);
+
+/* pp__select_match over a name as the runtime prints it and, for a C++
+ * name, the same without its parameters ("ns::f" for "ns::f(int) const"),
+ * the form the plugin's list files also match. */
+PP__GLOB_API int pp__select_name(const char *list, char sep, const char *name);
 
 /* Is the list well formed (no empty entry, no unclosed '[', no trailing
  * backslash)? 0, or -1 with the reason in err. */
-int pp__select_check(const char *list, char sep, char *err, size_t errlen);
+PP__GLOB_API int pp__select_check(const char *list, char sep, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

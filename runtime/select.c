@@ -113,39 +113,14 @@ static const char *name_key(int fe, uint64_t key)
 	return name;
 }
 
-/* A C++ name without its parameters ("ns::f" for "ns::f(int) const"), so
- * that a list names a function as the plugin's list files do. */
-static const char *bare_name(const char *name, char *buf, size_t n)
-{
-	const char *close = strrchr(name, ')');
-	if (!close)
-		return NULL;
-	int depth = 0;
-	for (const char *p = close; p >= name; p--) {
-		depth += *p == ')' ? 1 : *p == '(' ? -1 : 0;
-		if (depth == 0) {
-			size_t l = (size_t)(p - name);
-			if (l == 0 || l >= n)
-				return NULL;
-			memcpy(buf, name, l);
-			buf[l] = '\0';
-			return buf;
-		}
-	}
-	return NULL;
-}
-
 static int classify(int fe, uint64_t key)
 {
 	const char *name = name_key(fe, key);
 	if (!name)
 		return PP__KEY_PLAIN;
-	char bare[1024];
-	const char *names[2] = {name, bare_name(name, bare, sizeof bare)};
-	size_t n = names[1] ? 2 : 1;
-	if (lists[PP__SEL_FUNCTIONS] && !pp__select_match(lists[PP__SEL_FUNCTIONS], ',', names, n))
+	if (lists[PP__SEL_FUNCTIONS] && !pp__select_name(lists[PP__SEL_FUNCTIONS], ',', name))
 		return PP__KEY_SKIP;
-	if (lists[PP__SEL_ROOTS] && pp__select_match(lists[PP__SEL_ROOTS], ',', names, n))
+	if (lists[PP__SEL_ROOTS] && pp__select_name(lists[PP__SEL_ROOTS], ',', name))
 		return PP__KEY_ROOT;
 	return PP__KEY_PLAIN;
 }

@@ -6,6 +6,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using pathprof::Mode;
@@ -23,14 +24,40 @@ static cl::opt<std::string> listOpt("pathprof-list",
 					     "'#' comments, '!glob' excludes"),
 				    cl::value_desc("file"));
 
+static cl::opt<bool> warnUnmarkedOpt(
+	"pathprof-warn-unmarked", cl::init(true),
+	cl::desc("Warn when -pathprof-mode=annotated finds no marked function in a file "
+		 "that defines some (=false silences it for files left unmarked on purpose)"));
+
 namespace {
+
+// A file built in the default mode that marks nothing gates nothing, and
+// the only other sign of it is an empty profile at run time: say so here.
+static void warnIfUnmarked(Module &M)
+{
+	for (Function &F : M)
+		if (!F.isDeclaration() && !pathprof::isExcluded(F)) {
+			WithColor::warning(errs(), "pathprof")
+				<< M.getSourceFileName()
+				<< ": no function is marked PATHPROF, so nothing in this file is "
+				   "gated (mark functions, or pass -mllvm -pathprof-mode=all or "
+				   "-pathprof-mode=list; -mllvm -pathprof-warn-unmarked=false "
+				   "silences this)\n";
+			return;
+		}
+}
 
 struct PathprofPass : PassInfoMixin<PathprofPass> {
 	PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
 	{
 		std::vector<Function *> gated;
-		if (!pathprof::selectFunctions(M, modeOpt, listOpt, gated) || gated.empty())
+		if (!pathprof::selectFunctions(M, modeOpt, listOpt, gated))
 			return PreservedAnalyses::all();
+		if (gated.empty()) {
+			if (modeOpt == Mode::Annotated && warnUnmarkedOpt)
+				warnIfUnmarked(M);
+			return PreservedAnalyses::all();
+		}
 		for (Function *F : gated)
 			pathprof::gateFunction(*F);
 		pathprof::emitNameTable(M, gated);

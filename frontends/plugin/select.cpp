@@ -2,6 +2,7 @@
 // annotation, every defined function, or those matching a list file; minus
 // the runtime and anything the IR says must not be instrumented.
 #include "pass.h"
+#include "glob.h"
 
 #include <cstdlib>
 #include <cxxabi.h>
@@ -11,7 +12,6 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -128,21 +128,18 @@ static std::string qualifiedName(StringRef mangled)
 	return r;
 }
 
+// The list file's globs, one per line, joined by newlines: matched by the
+// runtime's own glob code (runtime/glob.c), so a pattern selects the same
+// functions here as in PATHPROF_ROOT, PATHPROF_FUNCTIONS or PATHPROF_XRAY.
 struct Patterns {
-	std::vector<GlobPattern> include, exclude;
+	std::string list;
 
 	bool matches(const Function &F) const
 	{
 		std::string names[3] = {F.getName().str(), displayName(F.getName()),
 					qualifiedName(F.getName())};
-		auto any = [&](const std::vector<GlobPattern> &v) {
-			for (const GlobPattern &p : v)
-				for (const std::string &n : names)
-					if (p.match(n))
-						return true;
-			return false;
-		};
-		return any(include) && !any(exclude);
+		const char *ptrs[3] = {names[0].c_str(), names[1].c_str(), names[2].c_str()};
+		return pp__select_match(list.c_str(), '\n', ptrs, 3);
 	}
 };
 
@@ -164,14 +161,15 @@ static bool readPatterns(LLVMContext &ctx, const std::string &path, Patterns &ou
 		StringRef line = lines[i].substr(0, lines[i].find('#')).trim();
 		if (line.empty())
 			continue;
-		bool neg = line.consume_front("!");
-		Expected<GlobPattern> pat = GlobPattern::create(line.trim());
-		if (!pat) {
-			ctx.emitError("pathprof: " + path + ":" + Twine(i + 1) + ": bad pattern: " +
-				      toString(pat.takeError()));
+		std::string pat = line.str();
+		char err[256];
+		if (pp__select_check(pat.c_str(), '\n', err, sizeof err) != 0) {
+			ctx.emitError("pathprof: " + path + ":" + Twine(i + 1) + ": bad pattern: " + err);
 			return false;
 		}
-		(neg ? out.exclude : out.include).push_back(std::move(*pat));
+		if (!out.list.empty())
+			out.list += '\n';
+		out.list += pat;
 	}
 	return true;
 }

@@ -3,13 +3,13 @@
  * (XRay function ids) for the runtime. None of this is on the hot path: the
  * first arming builds the function map and calibrates the handler. */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <pathprof/frontend.h>
 #include <pathprof/xray.h>
+#include "glob.h"
 #include "runtime.h"
 #include "symbolize.h"
 #include "shim.h"
@@ -148,7 +148,7 @@ static PP_NOINSTR int arm_matching(const char *glob)
 		uintptr_t addr = __xray_function_address((int32_t)id);
 		if (!addr || is_probe(addr) || pp__symbolize(s, addr, name, sizeof name) != 0)
 			continue;
-		if (fnmatch(glob, name, 0) != 0)
+		if (!pp__select_name(glob, ',', name))
 			continue;
 		set_armed(m, (int32_t)id, 1);
 		int st = __xray_patch_function((int32_t)id);
@@ -180,6 +180,11 @@ int pp_xray_arm_pattern(const char *glob)
 		pp__warn("xray: pp_xray_arm_pattern: the pattern is empty; nothing armed");
 		return -1;
 	}
+	char err[256];
+	if (pp__select_check(glob, ',', err, sizeof err) != 0) {
+		pp__warn("xray: pp_xray_arm_pattern(\"%s\"): %s; nothing armed", glob, err);
+		return -1;
+	}
 	int rc = arm_pattern(glob);
 	if (rc == 0)
 		pp__warn("xray: pp_xray_arm_pattern(\"%s\"): no XRay-instrumented function matches; "
@@ -201,6 +206,11 @@ __attribute__((constructor)) static PP_NOINSTR void xray_start(void)
 	}
 	if (strcmp(v, "all") == 0) {
 		pp_xray_arm();
+		return;
+	}
+	char err[256];
+	if (pp__select_check(v, ',', err, sizeof err) != 0) {
+		pp__warn("PATHPROF_XRAY=%s: %s; not arming", v, err);
 		return;
 	}
 	if (arm_pattern(v) == 0)

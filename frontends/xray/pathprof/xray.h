@@ -19,9 +19,11 @@ PP_EXPORT int pp_xray_arm(void) PP_NOINSTR;
  * callers' later events. 0, or -1 with one line on stderr. */
 PP_EXPORT int pp_xray_disarm(void) PP_NOINSTR;
 
-/* Arm, in addition to those already armed, the instrumented functions whose
- * (demangled) name matches the fnmatch(3) pattern glob. Returns how many
- * matched, or -1 (bad pattern, no sleds, symbol tables unreadable). */
+/* Arm, in addition to those already armed, the instrumented functions that
+ * the selection list globs selects: globs separated by commas, '!' before
+ * one excludes, each matching a whole (demangled) name, with or without its
+ * C++ parameters (docs/selection.md). Returns how many matched, or -1 (bad
+ * list, no sleds, symbol tables unreadable). */
 PP_EXPORT int pp_xray_arm_pattern(const char *glob) PP_NOINSTR;
 
 PP_EXTERN_C_END
