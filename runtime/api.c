@@ -6,7 +6,9 @@
 #include <pathprof/pathprof.h>
 #include <pathprof/trace.h>
 #include "runtime.h"
+#include "select.h"
 #include "shm.h"
+#include "thread_state.h"
 #include "trace.h"
 
 int pp_dump(const char *path)
@@ -43,4 +45,24 @@ int pp_shm_export(const char *name, unsigned flags)
 {
 	pp__init();
 	return pp__shm_export(name, (flags & PP_SHM_KEEP) != 0);
+}
+
+/* The calling thread's gate follows the new selection at once. */
+static int select_now(uint32_t which, const char *globs, const char *what)
+{
+	pp__init();
+	int rc = pp__select_set(which, globs, what);
+	if (rc == 0 && pp__gate_live(&pp__tls))
+		pp__set_limits(&pp__tls);
+	return rc;
+}
+
+int pp_select_roots(const char *globs)
+{
+	return select_now(PP__SEL_ROOTS, globs, "pp_select_roots");
+}
+
+int pp_select_functions(const char *globs)
+{
+	return select_now(PP__SEL_FUNCTIONS, globs, "pp_select_functions");
 }

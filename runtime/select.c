@@ -92,6 +92,21 @@ static int count_modules(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* A resolver over the modules loaded now, its symbol tables read at once
+ * (by naming an address of ours) rather than at the first key, whose
+ * caller's self time would carry it. */
+static void open_resolver(void)
+{
+	const char *file;
+	uint32_t line;
+	pp__resolver_close(resolver);
+	resolver_modules = 0;
+	dl_iterate_phdr(count_modules, &resolver_modules);
+	resolver = pp__resolver_open();
+	if (resolver)
+		pp__resolve(resolver, PP_FE_CYG, (uint64_t)(uintptr_t)&open_resolver, &file, &line);
+}
+
 /* The resolver is reopened when a key names no module and libraries were
  * loaded since it was opened (dlopen after start-up). */
 static const char *name_key(int fe, uint64_t key)
@@ -100,14 +115,13 @@ static const char *name_key(int fe, uint64_t key)
 	uint32_t line;
 	int mods = 0;
 	if (!resolver)
-		resolver = pp__resolver_open();
+		open_resolver();
 	if (!resolver)
 		return NULL;
 	const char *name = pp__resolve(resolver, fe, key, &file, &line);
-	if (name && !strncmp(name, "0x", 2) && (dl_iterate_phdr(count_modules, &mods), mods) != resolver_modules) {
-		pp__resolver_close(resolver);
-		resolver_modules = mods;
-		resolver = pp__resolver_open();
+	if (name && !strncmp(name, "0x", 2) &&
+	    (dl_iterate_phdr(count_modules, &mods), mods) != resolver_modules) {
+		open_resolver();
 		name = resolver ? pp__resolve(resolver, fe, key, &file, &line) : NULL;
 	}
 	return name;
@@ -165,6 +179,10 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 		memset(slots, 0, CLASS_SLOTS * sizeof *slots);
 		used = 0;
 	}
+	/* Open the symbol tables now rather than at the first key, whose
+	 * caller's self time would carry it. */
+	if (copy && !resolver)
+		open_resolver();
 	uint32_t sel = (lists[PP__SEL_ROOTS] ? PP__SEL_ROOTS : 0) |
 		       (lists[PP__SEL_FUNCTIONS] ? PP__SEL_FUNCTIONS : 0);
 	__atomic_store_n(&pp__selecting, sel, __ATOMIC_RELEASE);

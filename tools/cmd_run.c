@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "glob.h"
 #include "report.h"
 #ifdef PP_HAVE_OFFCPU
 #include "offcpu.h"
@@ -44,8 +45,15 @@ static const char help_text[] =
 	"                    default: $PATHPROF_OUT, else PROGRAM.pathprof here);\n"
 	"                    kept after the run for 'pathprof report'\n"
 	"  --timing MODE     'on' (default), 'off' or 'sample:N' (PATHPROF_TIMING)\n"
-	"  --xray PATTERN    XRay builds: arm 'all' or the functions matching the\n"
-	"                    glob PATTERN before main (PATHPROF_XRAY; default: all)\n"
+	"  --xray LIST       XRay builds: arm 'all' or the functions the glob list\n"
+	"                    LIST selects before main (PATHPROF_XRAY; default: all)\n"
+	"  --root LIST       entering a function LIST selects starts an event, as\n"
+	"                    pp_root() just before it would (PATHPROF_ROOT)\n"
+	"  --functions LIST  only the functions LIST selects are gates; the others\n"
+	"                    are passed through (PATHPROF_FUNCTIONS)\n"
+	"                    LIST: globs separated by commas, '!' before one\n"
+	"                    excludes, each matching whole names: 'lex' is not\n"
+	"                    'lexer_start' (docs/selection.md)\n"
 	"  --top N           paths shown in the text report (default 20; 0: all)\n"
 	"  --format FMT      report format, as 'pathprof report --format'\n"
 	"  --names FORM      'full' (default) or 'short' C++ names, as 'pathprof\n"
@@ -68,12 +76,15 @@ static const char help_text[] =
 	"Exit status: PROGRAM's; 128+N when a signal N ended it; 127 when it could\n"
 	"not be started; 2 for a bad command line.\n";
 
-enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES, OPT_OFFCPU };
+enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES, OPT_OFFCPU, OPT_ROOT,
+       OPT_FUNCTIONS };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "timing", required_argument, NULL, OPT_TIMING },
 	{ "xray", required_argument, NULL, OPT_XRAY },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "functions", required_argument, NULL, OPT_FUNCTIONS },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
@@ -82,6 +93,16 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* A selection list (runtime/glob.h), checked here for the same reason. */
+static int list_ok(const char *opt, const char *list)
+{
+	char err[256];
+	if (pp__select_check(list, ',', err, sizeof err) == 0)
+		return 1;
+	cli_error("run: %s '%s': %s", opt, list, err);
+	return 0;
+}
 
 /* The runtime warns and falls back on a bad value; here the user is at the
  * command line, so a typo stops before the program runs. */
@@ -332,7 +353,18 @@ int cmd_run(int argc, char **argv)
 				cli_error("run: --xray: expected 'all' or a function-name pattern");
 				return CLI_USAGE;
 			}
+			if (strcmp(optarg, "all") && !list_ok("--xray", optarg))
+				return CLI_USAGE;
 			xray = optarg;
+			break;
+		case OPT_ROOT:
+		case OPT_FUNCTIONS:
+			if (!list_ok(c == OPT_ROOT ? "--root" : "--functions", optarg))
+				return CLI_USAGE;
+			if (setenv(c == OPT_ROOT ? "PATHPROF_ROOT" : "PATHPROF_FUNCTIONS", optarg, 1)) {
+				cli_error("run: cannot set the environment: %s", strerror(errno));
+				return CLI_FAIL;
+			}
 			break;
 		case OPT_TOP:
 			if (cli_parse_u64("run: --top", optarg, UINT32_MAX, &v) < 0)

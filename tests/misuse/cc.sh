@@ -47,7 +47,7 @@ see="(see 'pathprof-cc --help')."
 refuse "pathprof-cc: --via needs a value: write --via=INJECTOR $see" "$cc" --via cyg gcc -c x.c -o out.o
 refuse "pathprof-c++: --via needs a value: write --via=INJECTOR (see 'pathprof-c++ --help')." \
 	"$cxx" --via cyg g++ -c x.c -o out.o
-for opt in --exclude-files --exclude-functions; do
+for opt in --exclude-files --exclude-functions --functions; do
 	refuse "pathprof-cc: $opt needs a value: write $opt=LIST $see" "$cc" --via=cyg "$opt" gcc -c x.c -o out.o
 done
 for opt in --xray-list --plugin-list; do

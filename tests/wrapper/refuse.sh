@@ -49,7 +49,7 @@ refuse "pathprof-cc: --plugin-mode=list needs --plugin-list=FILE." \
 refuse "pathprof-cc: --xray-threshold=many is not a number of instructions." \
 	--via=xray --xray-threshold=many clang -c x.c -o out.o
 if command -v clang >/dev/null 2>&1; then
-	refuse "pathprof-cc: --exclude-files and --exclude-functions need gcc: clang has no -finstrument-functions-exclude-*-list (mark functions PP_NOINSTR instead)." \
+	refuse "pathprof-cc: --exclude-files needs gcc: clang has no -finstrument-functions-exclude-file-list (use --exclude-functions, or mark functions PP_NOINSTR)." \
 		--via=cyg --exclude-files=vendor/ clang -c x.c -o out.o
 fi
 if [ "$have_xray" = 1 ]; then

@@ -82,4 +82,33 @@ st=$?
 [ "$st" -eq 0 ] && grep -q '^  note       no gate ran: nothing was counted' out ||
 	{ fail "no gate ran: status $st, no note"; cat out err; }
 
+# Selections: --exclude-functions and --functions compiled into the program
+# by the wrapper (gcc and clang alike), whole names only (lex, not
+# lexer_start), PATHPROF_FUNCTIONS overriding them at run time, and run
+# --root / --functions; the counts are tests/frontends/select.expected's.
+roots=$srcdir/../frontends/roots.c
+for c in gcc clang; do
+	command -v "$c" >/dev/null 2>&1 || continue
+	"$wrapper" --via=cyg --exclude-functions=lex "$c" -O2 -DFEED_PATHPROF "$roots" -o sel-$c ||
+		{ fail "build with --exclude-functions ($c)"; continue; }
+	"$pathprof" run --format paths -- ./sel-$c 100 >out 2>err
+	expect "--exclude-functions=lex ($c)" 0 $? out "20|serve>handle_request>handle_retry
+100|serve>handle_request>lexer_start
+100|serve>poll_input
+1|shutdown_server"
+	PATHPROF_FUNCTIONS=lex "$pathprof" run --format paths -- ./sel-$c 100 >out 2>err
+	expect "PATHPROF_FUNCTIONS over the built-in list ($c)" 0 $? out "120|lex"
+done
+"$wrapper" --via=cyg --functions='lex*,handle_request' gcc -O2 -DFEED_PATHPROF "$roots" -o sel-f ||
+	fail "build with --functions"
+"$pathprof" run --format paths -- ./sel-f 100 >out 2>err
+expect "--functions" 0 $? out "20|handle_request>lex
+100|handle_request>lexer_start>lex"
+"$pathprof" run --format paths --root 'handle_*' --functions '*,!poll_input' -- ./sel-gcc 100 >out 2>err
+expect "run --root --functions" 0 $? out "20|handle_request>handle_retry>lex
+100|handle_request>lexer_start>lex
+1|shutdown_server"
+"$pathprof" run --root 'handle_[' -- ./sel-gcc 100 >out 2>err
+expect "bad --root" 2 $? err "pathprof: run: --root 'handle_[': 'handle_[' has a '[' that is never closed"
+
 [ "$fails" -eq 0 ] || { echo "run.sh: $fails check(s) failed"; exit 1; }

@@ -34,6 +34,17 @@ PP_INLINE void pp_root_inline(void)
 	pp_root();
 }
 
+/* Selections by function name (docs/selection.md), as PATHPROF_ROOT and
+ * PATHPROF_FUNCTIONS set them at start-up: globs separated by commas, '!'
+ * before one excludes, each matching a whole name. pp_select_roots: entering
+ * a selected function starts an event, as pp_root() just before it would.
+ * pp_select_functions: only selected functions are gates. NULL or "" clears
+ * the selection. Meant for start-up, before other threads gate anything
+ * (those already gating see it at their next event's rare path, not at
+ * once). 0, or -1 with one line on stderr for a malformed list. */
+PP_EXPORT int pp_select_roots(const char *globs) PP_NOINSTR;
+PP_EXPORT int pp_select_functions(const char *globs) PP_NOINSTR;
+
 /* Zero every count and histogram of every thread. Meant for phase boundaries
  * (after warm-up); increments racing on other threads may be lost. */
 PP_EXPORT void pp_reset(void) PP_NOINSTR;
