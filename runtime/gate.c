@@ -285,9 +285,38 @@ static int select_entry(pp__tls_t *t, int fe, uint64_t key)
 	return 0;
 }
 
+/* Is the thread in no rare state but a selection's? Then a gate sent out of
+ * line only for its key's class can do what the inline gate would. */
+static inline int only_selecting(const pp__tls_t *t, uint32_t v)
+{
+	return t->state == PP__ST_LIVE && !t->trace && !t->timing_now && !t->excess &&
+	       v < pp__config.depth * PP__FRAME_BYTES;
+}
+
+static PP_NOINLINE void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra);
+
+/* Kept small, so that a selection's gate pays no big function's register
+ * saves: when the key was seen and is plain, the inline entry's push behind
+ * a call, five state checks and the class lookup, about 66 instructions more
+ * per gate than without a selection (bench/gateinstr.sh with PATHPROF_ROOT
+ * set, depth 3: 129 against 63). Everything else is enter_rare. */
 void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
 	pp__tls_t *t = &pp__tls;
+	uint32_t v = t->dstate;
+	if (PP_LIKELY(pp__selecting) && only_selecting(t, v)) {
+		int efe = fe & ~PP__FE_UNTIMED;
+		if (pp__key_class_seen(efe, key) == PP__KEY_PLAIN &&
+		    (!PP__RESYNC(efe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
+			pp__push(t, v, key, efe, sp, ra);
+			return;
+		}
+	}
+	enter_rare(t, key, fe, sp, ra);
+}
+
+static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra)
+{
 	int saved = errno;
 	int untimed = fe & PP__FE_UNTIMED;
 	fe &= ~PP__FE_UNTIMED;
@@ -343,12 +372,30 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
  * position, so skipped frames left dead by a longjmp are only noticed at
  * the next entry (drop_dead_excess). In a timed event the clock is read
  * first, so the bookkeeping here is not charged to the gate. */
+static PP_NOINLINE void leave_rare(pp__tls_t *t, uint64_t key, int fe);
+
+/* Small for the same reason as pp__enter_slow: under PATHPROF_FUNCTIONS
+ * every exit comes here too, and a plain key's exit is the inline pop
+ * behind a call and the class lookup (entry and exit together: 207
+ * instructions per gate at depth 3, against 63 without a selection). */
 void pp__leave_slow(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
-	if (PP_UNLIKELY(pp__selecting & PP__SEL_FUNCTIONS) && t->state == PP__ST_LIVE &&
-	    pp__key_class(fe & ~PP__FE_UNTIMED, key) == PP__KEY_SKIP)
-		return; /* its entry was not a gate either */
+	if (PP_LIKELY(pp__selecting & PP__SEL_FUNCTIONS) && t->state == PP__ST_LIVE) {
+		int c = pp__key_class(fe, key);
+		if (c == PP__KEY_SKIP)
+			return; /* its entry was not a gate either */
+		uint32_t v = t->dstate - PP__FRAME_BYTES;
+		if (only_selecting(t, v) && (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key)) {
+			pp__pop(t, v);
+			return;
+		}
+	}
+	leave_rare(t, key, fe);
+}
+
+static void leave_rare(pp__tls_t *t, uint64_t key, int fe)
+{
 	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		uint64_t now = PP__TIMING && t->timing_now ? pp_ticks() : 0;
 		int saved = errno;

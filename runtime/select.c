@@ -22,16 +22,7 @@ uint32_t pp__selecting;
 /* 2^18 keys (4 MB of address space, touched as it fills): more functions
  * than a program gates. Past 3/4 full, keys are named on every sight, still
  * correctly, and a warning says so once. */
-#define CLASS_BITS 18
-#define CLASS_SLOTS (1u << CLASS_BITS)
-
-typedef struct {
-	uint64_t key;
-	uint32_t tag; /* 0: empty; else front-end << 4 | class + 1, stored last */
-	uint32_t pad;
-} class_slot_t;
-
-static class_slot_t *slots;
+pp__class_slot_t *pp__class_slots;
 static uint32_t used;
 static char *lists[3]; /* [PP__SEL_ROOTS], [PP__SEL_FUNCTIONS]: owned copies */
 static pthread_mutex_t select_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -41,36 +32,25 @@ static __thread int naming PP_TLS_IE;
 
 static uint32_t slot_of(uint64_t key)
 {
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - CLASS_BITS));
-}
-
-static int lookup(int fe, uint64_t key)
-{
-	if (!slots)
-		return -1;
-	for (uint32_t i = slot_of(key), n = 0; n < 64; i = (i + 1) & (CLASS_SLOTS - 1), n++) {
-		uint32_t tag = __atomic_load_n(&slots[i].tag, __ATOMIC_ACQUIRE);
-		if (!tag)
-			return -1;
-		if (slots[i].key == key && (int)(tag >> 4) == fe)
-			return (int)(tag & 15) - 1;
-	}
-	return -1;
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PP__CLASS_BITS));
 }
 
 /* Under select_lock. Readers see the key before the tag that makes it live. */
 static void remember(int fe, uint64_t key, int cls)
 {
 	static int full_warned;
+	pp__class_slot_t *slots = pp__class_slots;
 	if (!slots) {
-		void *m = mmap(NULL, CLASS_SLOTS * sizeof *slots, PROT_READ | PROT_WRITE,
+		void *m = mmap(NULL, PP__CLASS_SLOTS * sizeof *slots, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			return;
-		__atomic_store_n(&slots, (class_slot_t *)m, __ATOMIC_RELEASE);
+		slots = m;
+		__atomic_store_n(&pp__class_slots, slots, __ATOMIC_RELEASE);
 	}
 	uint32_t i = slot_of(key);
-	for (uint32_t n = 0; n < 64 && used < CLASS_SLOTS / 4 * 3; i = (i + 1) & (CLASS_SLOTS - 1), n++) {
+	for (uint32_t n = 0; n < PP__CLASS_PROBES && used < PP__CLASS_SLOTS / 4 * 3;
+	     i = (i + 1) & (PP__CLASS_SLOTS - 1), n++) {
 		if (slots[i].tag)
 			continue;
 		slots[i].key = key;
@@ -139,17 +119,15 @@ static int classify(int fe, uint64_t key)
 	return PP__KEY_PLAIN;
 }
 
-int pp__key_class(int fe, uint64_t key)
+int pp__key_class_miss(int fe, uint64_t key)
 {
-	int c = lookup(fe, key);
-	if (PP_LIKELY(c >= 0))
-		return c;
+	int c;
 	if (naming)
 		return PP__KEY_PLAIN;
 	int saved = errno;
 	naming = 1;
 	pthread_mutex_lock(&select_lock);
-	c = lookup(fe, key);
+	c = pp__key_class_seen(fe, key);
 	if (c < 0) {
 		c = classify(fe, key);
 		remember(fe, key, c);
@@ -175,8 +153,8 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 	pthread_mutex_lock(&select_lock);
 	free(lists[which]);
 	lists[which] = copy;
-	if (slots) {
-		memset(slots, 0, CLASS_SLOTS * sizeof *slots);
+	if (pp__class_slots) {
+		memset(pp__class_slots, 0, PP__CLASS_SLOTS * sizeof *pp__class_slots);
 		used = 0;
 	}
 	/* Open the symbol tables now rather than at the first key, whose

@@ -16,10 +16,46 @@ extern uint32_t pp__selecting;
 /* What a key is to the selections. */
 enum { PP__KEY_PLAIN = 0, PP__KEY_ROOT = 1, PP__KEY_SKIP = 2 };
 
-/* The class of key (front-end fe): named and matched at its first sight,
- * looked up after that. A key seen re-entrantly while the same thread names
- * another (a signal handler) is plain and not remembered. */
-int pp__key_class(int fe, uint64_t key);
+/* The table of classes found (select.c): 2^18 slots, probed linearly from
+ * the key's hash, written under a lock, read without one. */
+#define PP__CLASS_BITS 18
+#define PP__CLASS_SLOTS (1u << PP__CLASS_BITS)
+#define PP__CLASS_PROBES 64
+typedef struct {
+	uint64_t key;
+	uint32_t tag; /* 0: empty; else front-end << 4 | class + 1, stored last */
+	uint32_t pad;
+} pp__class_slot_t;
+extern pp__class_slot_t *pp__class_slots;
+
+/* First sight of a key: name it, match it, remember the answer. A key seen
+ * re-entrantly while the same thread names another (a signal handler) is
+ * plain and not remembered. */
+int pp__key_class_miss(int fe, uint64_t key);
+
+/* The class of key (front-end fe) when it was seen before, else -1. About
+ * 12 instructions: the hash, one probe, two compares. */
+static inline int pp__key_class_seen(int fe, uint64_t key)
+{
+	pp__class_slot_t *slots = __atomic_load_n(&pp__class_slots, __ATOMIC_ACQUIRE);
+	if (slots) {
+		uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PP__CLASS_BITS));
+		for (uint32_t n = 0; n < PP__CLASS_PROBES; n++, i = (i + 1) & (PP__CLASS_SLOTS - 1)) {
+			uint32_t tag = __atomic_load_n(&slots[i].tag, __ATOMIC_ACQUIRE);
+			if (!tag)
+				break;
+			if (slots[i].key == key && (int)(tag >> 4) == fe)
+				return (int)(tag & 15) - 1;
+		}
+	}
+	return -1;
+}
+
+static inline int pp__key_class(int fe, uint64_t key)
+{
+	int c = pp__key_class_seen(fe, key);
+	return c >= 0 ? c : pp__key_class_miss(fe, key);
+}
 
 /* PATHPROF_ROOT and PATHPROF_FUNCTIONS (start-up). */
 void pp__select_env_load(void);
