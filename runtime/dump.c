@@ -292,10 +292,13 @@ void pp__summary(FILE *out, int n)
 	pp__profile_free(&p);
 }
 
+/* The trace freezes first, so that its replay is this profile exactly. */
 static void exit_dump(void)
 {
-	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
+		pp__trace_freeze();
 		pp__dump(NULL);
+	}
 }
 
 void pp__hook_exit(void)

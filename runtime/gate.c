@@ -229,6 +229,8 @@ void pp__gate_root(pp__tls_t *t)
 static void traced_enter(pp__tls_t *t, uint64_t key, int fe)
 {
 	int rec = pp__trace_begin(t->trace);
+	if (rec < 0)
+		return; /* frozen: the profile has been taken */
 	/* named before the clock is read: the first sight's cost goes to the
 	 * parent's self time, once per key */
 	if (rec)
@@ -248,6 +250,8 @@ static void traced_enter(pp__tls_t *t, uint64_t key, int fe)
 static void traced_leave(pp__tls_t *t)
 {
 	int rec = pp__trace_begin(t->trace);
+	if (rec < 0)
+		return;
 	int timed = !t->excess && depth_of(t) && t->timing_now;
 	uint64_t at = timed ? pp_ticks() : 0;
 	if (rec)
@@ -262,7 +266,10 @@ static void traced_leave(pp__tls_t *t)
  * that a replay starts the event at the same place. */
 static void root_now(pp__tls_t *t)
 {
-	if (t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
+	int rec = t->trace && !pp__trace_stopped() ? pp__trace_begin(t->trace) : 0;
+	if (rec < 0)
+		return;
+	if (rec) {
 		pp__trace_put(t->trace, PP_EV_ROOT, 0, 0);
 		pp__trace_end(t->trace);
 	}
@@ -543,7 +550,12 @@ void pp_root(void)
 void pp_reset(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state == PP__ST_LIVE && t->trace && !pp__trace_stopped() && pp__trace_begin(t->trace)) {
+	int rec = t->state == PP__ST_LIVE && t->trace && !pp__trace_stopped()
+			  ? pp__trace_begin(t->trace)
+			  : 0;
+	if (rec < 0)
+		return;
+	if (rec) {
 		pp__trace_put(t->trace, PP_EV_RESET, 0, 0);
 		pp__trace_end(t->trace);
 	}

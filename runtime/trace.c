@@ -3,14 +3,20 @@
  * to the file as one checksummed chunk when it fills, when the thread ends, at
  * exit and in pp_dump(). Chunks are whole write()s to a file opened with
  * O_APPEND, so threads never lock each other and nothing already written is
- * ever rewritten: a killed process loses at most each thread's open chunk. */
+ * ever rewritten: a killed process loses at most each thread's open chunk.
+ * At the exit dump the recorder freezes: every thread's buffer is flushed
+ * with its end record and nothing more is recorded or counted, so the
+ * replay of the trace is the profile written then, threads still running
+ * included (docs/trace.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pathprof/trace.h>
@@ -33,11 +39,15 @@ struct pp__trace_buf {
 	uint64_t stream, seq;
 	uint64_t key, ticks; /* delta bases, reset at each chunk */
 	uint32_t busy, rounds;
+	uint32_t late; /* still inside the recorder when the freeze waited */
 	uint64_t unrecorded;
+	struct pp__trace_buf *next, **prevp; /* the live buffers, under lock */
 };
 
 int pp__trace_armed;
 static int stopped;
+static int frozen; /* the exit dump froze recording (pp__trace_freeze) */
+static struct pp__trace_buf *live; /* buffers of threads not yet gone, under lock */
 static int fd = -1;
 static char path_fmt[4096], file_name[4200];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -159,21 +169,26 @@ static void done(struct pp__trace_buf *b, uint8_t *end)
 	b->nevents++;
 }
 
+/* busy is set before frozen is read, and the freezer sets frozen before it
+ * reads busy (both sequentially consistent): either the thread sees the
+ * freeze, or the freezer waits until its event is in the buffer. */
 int pp__trace_begin(struct pp__trace_buf *b)
 {
 	if (b->busy) {
 		b->unrecorded++;
 		return 0;
 	}
-	b->busy = 1;
-	__asm__ volatile("" ::: "memory");
+	__atomic_store_n(&b->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&frozen, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&b->busy, 0, __ATOMIC_RELEASE);
+		return -1;
+	}
 	return 1;
 }
 
 void pp__trace_end(struct pp__trace_buf *b)
 {
-	__asm__ volatile("" ::: "memory");
-	b->busy = 0;
+	__atomic_store_n(&b->busy, 0, __ATOMIC_RELEASE);
 }
 
 void pp__trace_put(struct pp__trace_buf *b, int op, uint64_t key, uint64_t ticks)
@@ -221,8 +236,64 @@ static void after_fork_child(void)
 static void flush_self(void)
 {
 	struct pp__trace_buf *b = pp__tls.trace;
-	if (b && !b->busy)
+	if (b && !b->busy && pp__trace_begin(b) == 1) {
 		flush(b);
+		pp__trace_end(b);
+	}
+}
+
+/* A thread's last record: the events it could not record. */
+static void put_end(struct pp__trace_buf *b)
+{
+	uint8_t *p = room(b, EVENT_MAX);
+	*p++ = PP_EV_END;
+	p = put_var(p, b->unrecorded);
+	done(b, p);
+}
+
+void pp__trace_freeze(void)
+{
+	if (__atomic_load_n(&fd, __ATOMIC_RELAXED) < 0)
+		return;
+	/* From here the list does not change: attach refuses, and a thread
+	 * that ends leaves its buffer to us. */
+	pthread_mutex_lock(&lock);
+	int again = frozen;
+	__atomic_store_n(&frozen, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&lock);
+	if (again)
+		return;
+	/* A thread inside the recorder finishes its event (its first sight
+	 * of a key may need the lock, so it is not held while waiting). One
+	 * that does not within a second keeps its open chunk and its stream
+	 * has no end record: replay says which thread lost what. */
+	uint64_t late = 0;
+	for (struct pp__trace_buf *b = live; b; b = b->next) {
+		struct timespec t0, now;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (__atomic_load_n(&b->busy, __ATOMIC_SEQ_CST)) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - t0.tv_sec > 1)
+				break;
+			sched_yield();
+		}
+		if (__atomic_load_n(&b->busy, __ATOMIC_SEQ_CST)) {
+			late++;
+			b->late = 1; /* its owner still writes it: not flushed below */
+		}
+	}
+	pthread_mutex_lock(&lock);
+	for (struct pp__trace_buf *b = live; b; b = b->next) {
+		if (b->late)
+			continue;
+		put_end(b);
+		flush(b);
+	}
+	pthread_mutex_unlock(&lock);
+	if (late)
+		pp__warn("trace %s: %llu thread(s) stayed inside the recorder at exit; their last "
+			 "events are not in the trace",
+			 file_name, (unsigned long long)late);
 }
 
 /* Create the file and its first chunk (the configuration replay needs before
@@ -296,16 +367,27 @@ static int open_file(void)
 	return 0;
 }
 
-/* Destructors run after every atexit handler (the exit dump included), so
- * the end record is the file's last chunk after a normal exit: a reader
- * that finds it, and every chunk it counts, knows nothing was cut. */
+/* Destructors run after the atexit handlers registered once the program
+ * started (the exit dump, usually), so the end record is the file's last
+ * thread chunk after a normal exit: a reader that finds it, and every chunk
+ * it counts, knows nothing was cut. */
 __attribute__((destructor)) PP_NOINSTR static void at_exit(void)
 {
 	if (__atomic_load_n(&fd, __ATOMIC_RELAXED) < 0)
 		return;
-	flush_self();
+	/* An exit dump hooked from a constructor (PATHPROF_OUT set) runs
+	 * after the destructors: freeze here, and it takes the profile from
+	 * the frozen slabs. Without an exit dump, the exiting thread's stream
+	 * still ends with its end record; the others' were cut. */
+	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
+		pp__trace_freeze();
 	pthread_mutex_lock(&lock);
 	if (fd >= 0) {
+		struct pp__trace_buf *b = pp__tls.trace;
+		if (b && !frozen && !b->busy) {
+			put_end(b);
+			flush(b);
+		}
 		uint8_t *p = room(&proc, EVENT_MAX);
 		*p++ = PP_EV_CLOSE;
 		p = put_var(p, __atomic_load_n(&chunks, __ATOMIC_RELAXED));
@@ -327,16 +409,26 @@ void pp__trace_arm(const char *path)
 
 int pp__trace_attach(pp__tls_t *t, int fe)
 {
+	struct pp__trace_buf *b = calloc(1, sizeof *b);
 	pthread_mutex_lock(&lock);
-	int rc = open_file();
-	uint64_t stream = ++streams;
+	int rc = frozen ? -1 : open_file();
+	uint64_t stream = rc == 0 ? ++streams : 0;
+	if (rc == 0 && b && buf_init(b, stream) == 0) {
+		b->next = live;
+		b->prevp = &live;
+		if (live)
+			live->prevp = &b->next;
+		live = b;
+	} else if (rc == 0) {
+		rc = -2;
+	}
 	pthread_mutex_unlock(&lock);
-	if (rc != 0)
-		return -1;
-	struct pp__trace_buf *b = malloc(sizeof *b);
-	if (!b || buf_init(b, stream) != 0) {
+	if (rc != 0) {
+		if (b)
+			free(b->data);
 		free(b);
-		pp__warn("trace %s: out of memory; a thread runs unrecorded", file_name);
+		if (rc == -2)
+			pp__warn("trace %s: out of memory; a thread runs unrecorded", file_name);
 		return -1;
 	}
 	/* Which slab the thread got, and how many threads had it before: a
@@ -371,10 +463,17 @@ static void thread_gone(void *arg)
 	}
 	if (t->trace == b)
 		pp__gate_untrace(t);
-	uint8_t *p = room(b, EVENT_MAX);
-	*p++ = PP_EV_END;
-	p = put_var(p, b->unrecorded);
-	done(b, p);
+	pthread_mutex_lock(&lock);
+	int keep = frozen; /* the freeze wrote its end record */
+	if (!keep) {
+		*b->prevp = b->next;
+		if (b->next)
+			b->next->prevp = b->prevp;
+	}
+	pthread_mutex_unlock(&lock);
+	if (keep)
+		return;
+	put_end(b);
 	flush(b);
 	free(b->data);
 	free(b);

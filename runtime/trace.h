@@ -13,8 +13,11 @@
 
 /* File: an 8-byte magic, u32 version, u32 header length, then chunks. */
 #define PP_TRACE_MAGIC "PPTRACE\n"
-/* 2: every exit of a timed event carries its timestamp (node timing) */
-#define PP_TRACE_VERSION 2u
+/* 2: every exit of a timed event carries its timestamp (node timing);
+ * 3: every thread's stream ends with its end record (thread exit, the exit
+ * dump's freeze, or the exiting thread at exit), so a stream without one
+ * was cut */
+#define PP_TRACE_VERSION 3u
 #define PP_TRACE_HEADER 16u
 
 /* Chunk header (little-endian): u32 magic, u32 payload length, u64 stream,
@@ -62,9 +65,11 @@ void pp__trace_arm(const char *path);
 int pp__trace_attach(pp__tls_t *t, int fe);
 
 /* Event writers for the gate's slow paths (single writer: the owning thread).
- * begin() returns 0 when the recorder is already busy on this thread (a
- * signal handler ran gated code inside it): that event is applied but not
- * recorded, and the count goes into the thread's end record. */
+ * begin() returns 1 to record; 0 when the recorder is already busy on this
+ * thread (a signal handler ran gated code inside it): that event is applied
+ * but not recorded, and the count goes into the thread's end record; -1
+ * once the exit dump froze recording: the event is neither recorded nor
+ * applied. */
 struct pp__trace_buf;
 int pp__trace_begin(struct pp__trace_buf *b);
 void pp__trace_end(struct pp__trace_buf *b);
@@ -81,6 +86,11 @@ void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, ui
 /* dump.c: a profile was collected for writing; record its meta fields and
  * flush the calling thread's chunk. */
 void pp__trace_dumped(const pp_profile_t *p);
+/* The exit dump is about to collect the profile: flush every recorded
+ * thread's buffer with its end record and record nothing from now on;
+ * recorded threads' gates then do nothing (pp__trace_begin returns -1), so
+ * the profile and the trace hold the same events. */
+void pp__trace_freeze(void);
 
 /* pp_trace_open() without the start-up (api.c runs it first). */
 int pp__trace_open(const char *path);

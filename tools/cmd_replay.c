@@ -55,7 +55,7 @@ typedef struct replay {
 	pp_site_t **sites;
 	uint32_t nsites, cap_sites;
 	int partial;
-	uint64_t unrecorded, bad_chunks;
+	uint64_t unrecorded, bad_chunks, cut_streams;
 	uint64_t unnamed; /* keys with no NAME record in the trace */
 } replay_t;
 
@@ -222,8 +222,8 @@ static int run(replay_t *r, bench_t *b)
 	for (uint32_t i = 0; i < tr->nthreads; i++) {
 		pp_trace_thread_t *th = &tr->threads[i];
 		pp__tls_t *t = NULL;
-		int fe = PP_FE_NONE;
-		uint64_t want = 0;
+		int fe = PP_FE_NONE, ended = 0;
+		uint64_t want = 0, tid = 0, events = 0;
 		for (uint32_t j = 0; j < th->nchunks; j++) {
 			const pp_trace_chunk_t *ch = &th->chunks[j];
 			pp_trace_cursor_t c;
@@ -238,6 +238,7 @@ static int run(replay_t *r, bench_t *b)
 			while ((rc = pp__trace_next(&c, &ev)) > 0) {
 				n++;
 				if (ev.op == PP_EV_START && !t) {
+					tid = ev.a[0];
 					fe = (int)ev.a[3];
 					t = thread_state(&u, 1, ev.a[1]);
 					if (!t)
@@ -247,6 +248,7 @@ static int run(replay_t *r, bench_t *b)
 				if (ev.op == PP_EV_END) {
 					if (!b)
 						r->unrecorded += ev.a[0];
+					ended = 1;
 					continue;
 				}
 				if (ev.op == PP_EV_START)
@@ -257,6 +259,7 @@ static int run(replay_t *r, bench_t *b)
 						       ? key_of(r, ev.key, fe)
 						       : 0;
 				apply(t, &ev, key, b);
+				events++;
 			}
 			if ((rc < 0 || n != ch->nevents) && !b) {
 				cli_error("%s: thread %llu: chunk at byte %llu does not decode after event %u; "
@@ -265,6 +268,17 @@ static int run(replay_t *r, bench_t *b)
 					  (unsigned long long)ch->offset, n);
 				r->bad_chunks++;
 			}
+		}
+		/* Every stream ends with its thread's end record (trace version
+		 * 3): without it the thread's last chunk never reached the file. */
+		if (!ended && !b) {
+			cli_error("%s: thread %llu (tid %llu): its stream stops after %llu event(s) in "
+				  "%u chunk(s) without the thread's end record: what it ran after its "
+				  "last written chunk is lost (killed, or still running at an exit "
+				  "without the exit dump)",
+				  r->path, (unsigned long long)th->stream, (unsigned long long)tid,
+				  (unsigned long long)events, th->nchunks);
+			r->cut_streams++;
 		}
 	}
 	slab_use_free(&u);
@@ -532,7 +546,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (run(&r, NULL) != 0)
 		goto done;
-	r.partial = lrc > 0 || r.unrecorded || r.bad_chunks;
+	r.partial = lrc > 0 || r.unrecorded || r.bad_chunks || r.cut_streams;
 	pp_profile_t p;
 	if (pp__profile_collect(&p, err, sizeof err) != 0) {
 		cli_error("replay: %s", err);

@@ -148,7 +148,7 @@ expect 1 "pathprof: new.pathprof: written by format 1; this pathprof reads forma
 PATHPROF_TRACE=$work/a.trace PATHPROF_OUT=$work/t.pathprof "$prog" >/dev/null 2>&1
 cp a.trace new.trace
 printf '\007' | dd of=new.trace bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 1 "pathprof: new.trace: written by a newer pathprof: trace version 7; this pathprof reads version 2" \
+expect 1 "pathprof: new.trace: written by a newer pathprof: trace version 7; this pathprof reads version 3" \
 	replay new.trace -o r.pathprof
 [ -e r.pathprof ] && { echo "FAIL: replay wrote an output from a newer trace"; fails=$((fails + 1)); }
 

@@ -96,7 +96,7 @@ printf 'NOTATRACE_______' >"$dir/magic.trace"
 bad "wrong magic" "$dir/magic.trace" "not a pathprof trace (bad magic)"
 cp "$dir/on.trace" "$dir/future.trace"
 printf '\011' | dd of="$dir/future.trace" bs=1 seek=8 conv=notrunc 2>/dev/null
-bad "future version" "$dir/future.trace" "trace version 9; this pathprof reads version 2"
+bad "future version" "$dir/future.trace" "trace version 9; this pathprof reads version 3"
 
 # Damage: cut at every chunk boundary and inside chunks, flip bytes. Every
 # result must be status 3 with a profile written, never a crash.
