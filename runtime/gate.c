@@ -233,15 +233,14 @@ static void traced_enter(pp__tls_t *t, uint64_t key, int fe)
 		return; /* frozen: the profile has been taken */
 	/* named before the clock is read: the first sight's cost goes to the
 	 * parent's self time, once per key */
-	if (rec)
-		pp__trace_first_sight(fe, key);
+	uint64_t id = rec ? pp__trace_first_sight(fe, key) : 0;
 	uint32_t push = !t->excess && depth_of(t) < pp__config.depth;
 	uint32_t timed = t->timing_now;
 	if (push && t->hash == PP__SEED)
 		timed = decide_timing(t);
 	uint64_t at = push && timed ? pp_ticks() : 0;
 	if (rec)
-		pp__trace_put(t->trace, push && timed ? PP_EV_ENTER_T : PP_EV_ENTER, key, at);
+		pp__trace_put(t->trace, push && timed ? PP_EV_ENTER_T : PP_EV_ENTER, id, at);
 	pp__gate_enter_at(t, key, timed, at);
 	if (rec)
 		pp__trace_end(t->trace);

@@ -54,7 +54,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t streams; /* thread streams handed out */
 static uint64_t chunks; /* chunks written, for the end record */
 static struct pp__trace_buf proc; /* stream 0, under lock */
-static pp__map_t named;           /* keys with a NAME record, under lock */
+static pp__map_t named;           /* key -> its id in the trace (NAME record written), under lock */
+static uint32_t nids;             /* ids handed out, under lock */
 static pthread_mutex_t res_lock = PTHREAD_MUTEX_INITIALIZER; /* live_res */
 static pthread_key_t gone_key;
 static int gone_key_ok;
@@ -489,29 +490,43 @@ static uint8_t *put_str(uint8_t *p, const char *s)
 	return p + n;
 }
 
+/* The key's id, with its NAME record written the first time; under lock.
+ * 0 when out of memory (the key then goes unnamed). */
+static uint32_t intern(int fe, uint64_t key, const char *name, const char *file, uint32_t line)
+{
+	uint32_t id;
+	if (pp__map_get(&named, key, &id))
+		return id;
+	id = nids + 1;
+	if (pp__map_put(&named, key, id) != 0)
+		return 0;
+	nids = id;
+	uint8_t *p = room(&proc, 2 * STRING_MAX + 64);
+	*p++ = PP_EV_NAME;
+	p = put_var(p, id);
+	p = put_var(p, (uint64_t)fe);
+	p = put_var(p, line);
+	p = put_str(p, name);
+	p = put_str(p, file);
+	done(&proc, p);
+	return id;
+}
+
 void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, uint32_t line)
 {
 	if (__atomic_load_n(&fd, __ATOMIC_RELAXED) < 0)
 		return;
-	uint32_t v;
 	pthread_mutex_lock(&lock);
-	if (fd >= 0 && !pp__map_get(&named, key, &v) && pp__map_put(&named, key, 1) == 0) {
-		uint8_t *p = room(&proc, 2 * STRING_MAX + 64);
-		*p++ = PP_EV_NAME;
-		p = put_var(p, key);
-		p = put_var(p, (uint64_t)fe);
-		p = put_var(p, line);
-		p = put_str(p, name);
-		p = put_str(p, file);
-		done(&proc, p);
-	}
+	if (fd >= 0)
+		intern(fe, key, name, file, line);
 	pthread_mutex_unlock(&lock);
 }
 
-/* Keys this thread knows to be named already: most recorded entries then
- * skip the lock. Direct-mapped; a miss only costs the locked lookup. */
+/* Keys this thread knows the ids of: most recorded entries then skip the
+ * lock. Direct-mapped; a miss only costs the locked lookup. */
 #define SEEN_SLOTS 256u
 static __thread uint64_t seen_keys[SEEN_SLOTS];
+static __thread uint32_t seen_ids[SEEN_SLOTS];
 static pp__resolver_t *live_res; /* under lock: names keys at first sight */
 
 static const char *name_now(int fe, uint64_t key, const char **file, uint32_t *line)
@@ -531,14 +546,14 @@ static const char *name_now(int fe, uint64_t key, const char **file, uint32_t *l
 	return n;
 }
 
-void pp__trace_first_sight(int fe, uint64_t key)
+uint64_t pp__trace_first_sight(int fe, uint64_t key)
 {
-	uint64_t *slot = &seen_keys[(key ^ (key >> 12)) & (SEEN_SLOTS - 1)];
-	if (*slot == key + 1)
-		return;
-	uint32_t v;
+	uint32_t h = (uint32_t)(key ^ (key >> 12)) & (SEEN_SLOTS - 1);
+	if (seen_keys[h] == key + 1)
+		return seen_ids[h];
+	uint32_t id;
 	pthread_mutex_lock(&lock);
-	int known = pp__map_get(&named, key, &v);
+	int known = pp__map_get(&named, key, &id);
 	pthread_mutex_unlock(&lock);
 	if (!known) {
 		const char *file = "";
@@ -546,15 +561,24 @@ void pp__trace_first_sight(int fe, uint64_t key)
 		/* resolve outside the trace lock: the symbolizer can take a while */
 		pthread_mutex_lock(&res_lock);
 		const char *n = name_now(fe, key, &file, &line);
-		if (n)
-			pp__trace_name(fe, key, n, file, line);
-		pthread_mutex_unlock(&res_lock);
+		char stand_in[64];
+		if (!n) {
+			snprintf(stand_in, sizeof stand_in, "%s:0x%llx", pp__frontend_name(fe),
+				 (unsigned long long)key);
+			n = stand_in;
+		}
 		pthread_mutex_lock(&lock);
+		id = fd >= 0 ? intern(fe, key, n, file, line) : 0;
 		if (fd >= 0)
 			flush(&proc); /* in the file now: a kill cannot take it */
 		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&res_lock);
 	}
-	*slot = key + 1;
+	if (id) {
+		seen_keys[h] = key + 1;
+		seen_ids[h] = id;
+	}
+	return id;
 }
 
 void pp__trace_dumped(const pp_profile_t *pr)

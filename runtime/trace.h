@@ -16,7 +16,7 @@
 /* 2: every exit of a timed event carries its timestamp (node timing);
  * 3: every thread's stream ends with its end record (thread exit, the exit
  * dump's freeze, or the exiting thread at exit), so a stream without one
- * was cut */
+ * was cut; entries and names carry a key's id, not the key */
 #define PP_TRACE_VERSION 3u
 #define PP_TRACE_HEADER 16u
 
@@ -32,8 +32,8 @@
  * to the previous one in the same chunk (both start at 0 in every chunk, so
  * each chunk decodes on its own). */
 enum pp_trace_op {
-	PP_EV_ENTER = 1,   /* key delta */
-	PP_EV_ENTER_T = 2, /* key delta, tick delta: a pushed frame of a timed event */
+	PP_EV_ENTER = 1,   /* key id delta (ids: NAME records) */
+	PP_EV_ENTER_T = 2, /* key id delta, tick delta: a pushed frame of a timed event */
 	PP_EV_LEAVE = 3,
 	PP_EV_LEAVE_T = 4, /* tick delta: a timed leaf return */
 	PP_EV_ROOT = 5,    /* pp_root() */
@@ -42,7 +42,7 @@ enum pp_trace_op {
 	PP_EV_END = 8,     /* events not recorded (signal handlers nested in the recorder) */
 	/* stream 0 */
 	PP_EV_CONFIG = 16, /* pid, start ns, depth bound, paths per slab */
-	PP_EV_NAME = 17,   /* key, front-end, line, name, file */
+	PP_EV_NAME = 17,   /* key id, front-end, line, name, file */
 	PP_EV_META = 18,   /* the meta fields of a profile dumped live */
 	PP_EV_CLOSE = 19,  /* chunks written before this one (at process exit) */
 	PP_EV_PROCESS = 20, /* service, host, build id of a profile dumped live */
@@ -77,11 +77,15 @@ void pp__trace_put(struct pp__trace_buf *b, int op, uint64_t key, uint64_t ticks
 /* Recording stopped for the whole process (fork child, write error). */
 int pp__trace_stopped(void);
 
-/* A recorded gate entered key: the first time it is seen, name it and put
- * the definition in the file at once, so that a trace cut by a kill still
- * replays with names. Costs a lock only when the thread's cache misses. */
-void pp__trace_first_sight(int fe, uint64_t key);
-/* dump.c: a key was named while collecting; record the definition once. */
+/* A recorded gate entered key: its id in the trace (small integers from 1,
+ * so that an entry costs the same bytes whatever the injector's keys look
+ * like: 64-bit hashes, addresses, XRay ids). The first time a key is seen
+ * it is named and the definition put in the file at once, so that a trace
+ * cut by a kill still replays with names. Costs a lock only when the
+ * thread's cache misses. 0 when out of memory. */
+uint64_t pp__trace_first_sight(int fe, uint64_t key);
+/* dump.c: a key was named while collecting; record the definition (and
+ * give the key its id) once. */
 void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, uint32_t line);
 /* dump.c: a profile was collected for writing; record its meta fields and
  * flush the calling thread's chunk. */
