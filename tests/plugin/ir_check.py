@@ -61,6 +61,8 @@ def main():
     ap.add_argument('--expect', action='append', default=[])
     ap.add_argument('--own', action='store_true')
     ap.add_argument('--fail-with')
+    ap.add_argument('--stderr-has', action='append', default=[])
+    ap.add_argument('--stderr-lacks', action='append', default=[])
     a = ap.parse_args()
 
     cmd = [a.clang, '-fplugin=' + a.plugin, '-fpass-plugin=' + a.plugin] + a.flag + \
@@ -76,6 +78,8 @@ def main():
 
     table, funcs = parse(r.stdout)
     errors = []
+    errors += ['stderr lacks %r: %r' % (t, r.stderr) for t in a.stderr_has if t not in r.stderr]
+    errors += ['stderr has %r: %r' % (t, r.stderr) for t in a.stderr_lacks if t in r.stderr]
     got, want = sorted(table.values()), sorted(a.expect)
     if got != want:
         errors.append('name table holds %s, expected %s' % (got, want))
