@@ -14,7 +14,7 @@ if [ "${1:-}" = -t ]; then
 	secs=$2
 	shift 2
 fi
-targets=${*:-profile cli env trace shm}
+targets=${*:-profile cli env trace shm glob}
 flags="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 if [ ! -f "$build/build.ninja" ]; then

@@ -126,7 +126,23 @@ for b in $e2e_builds; do
 done
 
 # Readability, on the reference build's timed run.
+# PATHPROF_ROOT on a real program: rooted at sqlite3_step (called from the
+# driver's operations, and from inside SQLite), the rooted paths are exactly
+# the plain run's suffixes from sqlite3_step (check_roots.py).
 d=$work/$ref
+if [ -x "$d/driver" ]; then
+	rm -f "$d/t.db"
+	if PATHPROF_ROOT=sqlite3_step PATHPROF_TIMING=on PATHPROF_OUT="$d/root.pathprof" \
+		"$d/driver" --db "$d/t.db" --rows "$rows" >"$d/root.out" 2>"$d/root.err" &&
+		[ ! -s "$d/root.err" ] && cmp -s "$d/root.out" "$d/run1.out" &&
+		"$cli" report --format paths "$d/root.pathprof" >"$d/root.paths" &&
+		msg=$("$python" "$root/tests/e2e/check_roots.py" sqlite3_step "$d/run1.paths" "$d/root.paths" 2>&1); then
+		row "$ref" root ok "$msg"
+	else
+		row "$ref" root FAIL "${msg:-the rooted run failed or its results differ: see $d/root.*}"
+	fi
+fi
+
 if [ -f "$d/run1.pathprof" ]; then
 	"$cli" report --top 30 "$d/run1.pathprof" >"$d/report.txt"
 	# A reader must see the layers: a top path going VDBE > B-tree > pager.
