@@ -138,8 +138,23 @@ int pp__key_class_miss(int fe, uint64_t key)
 	return c;
 }
 
+/* A child forked while another thread named a key would inherit the lock
+ * held: it starts with a free one (the table itself is consistent). */
+static void after_fork_child(void)
+{
+	pthread_mutex_init(&select_lock, NULL);
+	naming = 0;
+}
+
+static void at_fork_once(void)
+{
+	pthread_atfork(NULL, NULL, after_fork_child);
+}
+
 int pp__select_set(uint32_t which, const char *list, const char *what)
 {
+	static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+	pthread_once(&fork_once, at_fork_once);
 	char err[256];
 	char *copy = NULL;
 	if (list && *list) {
