@@ -4,6 +4,7 @@
  * up in the tables the pass emitted. Keys that cannot be named keep a
  * readable stand-in ("cyg:0x..."), never an empty name. */
 #define _GNU_SOURCE
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,39 @@ const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **fi
 	}
 	snprintf(r->buf, sizeof r->buf, "%s:0x%llx", pp__frontend_name(fe), (unsigned long long)key);
 	return r->buf;
+}
+
+/* A resolver that lives as long as the process (the recorder's first
+ * sights, the selections): a code address that no module held when it was
+ * opened belongs to a library loaded since, so the resolver is reopened
+ * once for it when the loaded modules changed. The caller serialises. */
+static int count_modules(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)info;
+	(void)size;
+	(*(int *)arg)++;
+	return 0;
+}
+
+const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, const char **file,
+			     uint32_t *line)
+{
+	int mods = 0;
+	if (!lr->r) {
+		dl_iterate_phdr(count_modules, &lr->modules);
+		lr->r = pp__resolver_open();
+	}
+	if (!lr->r)
+		return NULL;
+	const char *n = pp__resolve(lr->r, fe, key, file, line);
+	if ((fe == PP_FE_CYG || fe == PP_FE_XRAY) && n && !strncmp(n, "0x", 2) &&
+	    (dl_iterate_phdr(count_modules, &mods), mods) != lr->modules) {
+		pp__resolver_close(lr->r);
+		lr->modules = mods;
+		lr->r = pp__resolver_open();
+		n = lr->r ? pp__resolve(lr->r, fe, key, file, line) : NULL;
+	}
+	return n;
 }
 
 /* The code address a key names, for the front-ends whose keys are addresses

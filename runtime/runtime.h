@@ -84,6 +84,14 @@ pp__resolver_t *pp__resolver_open(void);
 const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **file,
 			uint32_t *line);
 void pp__resolver_close(pp__resolver_t *r);
+/* A resolver kept for the life of the process, reopened once a library
+ * loaded since names an address no module held (names.c). */
+typedef struct pp__live_resolver {
+	pp__resolver_t *r;
+	int modules; /* loaded modules when r was opened */
+} pp__live_resolver_t;
+const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, const char **file,
+			     uint32_t *line);
 /* The library mapped at [lo, hi) is going away (modules.c): name every key
  * the slabs hold in it and copy its name tables, so that naming never reads
  * it again. */

@@ -7,7 +7,6 @@
  * itself takes a lock, once per key. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +25,8 @@ pp__class_slot_t *pp__class_slots;
 static uint32_t used;
 static char *lists[3]; /* [PP__SEL_ROOTS], [PP__SEL_FUNCTIONS]: owned copies */
 static pthread_mutex_t select_lock = PTHREAD_MUTEX_INITIALIZER;
-static pp__resolver_t *resolver;
-static int resolver_modules;
+static pp__live_resolver_t resolver; /* under select_lock */
 static __thread int naming PP_TLS_IE;
-
-static uint32_t slot_of(uint64_t key)
-{
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PP__CLASS_BITS));
-}
 
 /* Under select_lock. Readers see the key before the tag that makes it live. */
 static void remember(int fe, uint64_t key, int cls)
@@ -48,7 +41,7 @@ static void remember(int fe, uint64_t key, int cls)
 		slots = m;
 		__atomic_store_n(&pp__class_slots, slots, __ATOMIC_RELEASE);
 	}
-	uint32_t i = slot_of(key);
+	uint32_t i = pp__class_home(key);
 	for (uint32_t n = 0; n < PP__CLASS_PROBES && used < PP__CLASS_SLOTS / 4 * 3;
 	     i = (i + 1) & (PP__CLASS_SLOTS - 1), n++) {
 		if (slots[i].tag)
@@ -64,47 +57,20 @@ static void remember(int fe, uint64_t key, int cls)
 			 used);
 }
 
-static int count_modules(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)info;
-	(void)size;
-	(*(int *)arg)++;
-	return 0;
-}
-
-/* A resolver over the modules loaded now, its symbol tables read at once
- * (by naming an address of ours) rather than at the first key, whose
- * caller's self time would carry it. */
-static void open_resolver(void)
+/* The symbol tables are read when a selection is set rather than at the
+ * first key, whose caller's self time would carry it. */
+static void warm_resolver(void)
 {
 	const char *file;
 	uint32_t line;
-	pp__resolver_close(resolver);
-	resolver_modules = 0;
-	dl_iterate_phdr(count_modules, &resolver_modules);
-	resolver = pp__resolver_open();
-	if (resolver)
-		pp__resolve(resolver, PP_FE_CYG, (uint64_t)(uintptr_t)&open_resolver, &file, &line);
+	pp__resolve_live(&resolver, PP_FE_CYG, (uint64_t)(uintptr_t)&warm_resolver, &file, &line);
 }
 
-/* The resolver is reopened when a key names no module and libraries were
- * loaded since it was opened (dlopen after start-up). */
 static const char *name_key(int fe, uint64_t key)
 {
 	const char *file;
 	uint32_t line;
-	int mods = 0;
-	if (!resolver)
-		open_resolver();
-	if (!resolver)
-		return NULL;
-	const char *name = pp__resolve(resolver, fe, key, &file, &line);
-	if (name && !strncmp(name, "0x", 2) &&
-	    (dl_iterate_phdr(count_modules, &mods), mods) != resolver_modules) {
-		open_resolver();
-		name = resolver ? pp__resolve(resolver, fe, key, &file, &line) : NULL;
-	}
-	return name;
+	return pp__resolve_live(&resolver, fe, key, &file, &line);
 }
 
 static int classify(int fe, uint64_t key)
@@ -174,8 +140,8 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 	}
 	/* Open the symbol tables now rather than at the first key, whose
 	 * caller's self time would carry it. */
-	if (copy && !resolver)
-		open_resolver();
+	if (copy)
+		warm_resolver();
 	uint32_t sel = (lists[PP__SEL_ROOTS] ? PP__SEL_ROOTS : 0) |
 		       (lists[PP__SEL_FUNCTIONS] ? PP__SEL_FUNCTIONS : 0);
 	__atomic_store_n(&pp__selecting, sel, __ATOMIC_RELEASE);

@@ -28,6 +28,12 @@ typedef struct {
 } pp__class_slot_t;
 extern pp__class_slot_t *pp__class_slots;
 
+/* A key's home slot: the top bits of a multiplicative hash. */
+static inline uint32_t pp__class_home(uint64_t key)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PP__CLASS_BITS));
+}
+
 /* First sight of a key: name it, match it, remember the answer. A key seen
  * re-entrantly while the same thread names another (a signal handler) is
  * plain and not remembered. */
@@ -39,7 +45,7 @@ static inline int pp__key_class_seen(int fe, uint64_t key)
 {
 	pp__class_slot_t *slots = __atomic_load_n(&pp__class_slots, __ATOMIC_ACQUIRE);
 	if (slots) {
-		uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PP__CLASS_BITS));
+		uint32_t i = pp__class_home(key);
 		for (uint32_t n = 0; n < PP__CLASS_PROBES; n++, i = (i + 1) & (PP__CLASS_SLOTS - 1)) {
 			uint32_t tag = __atomic_load_n(&slots[i].tag, __ATOMIC_ACQUIRE);
 			if (!tag)

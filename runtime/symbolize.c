@@ -34,7 +34,6 @@ struct pp__symbolizer {
 	char *debuginfo_path;	/* libdwfl keeps a pointer to this field */
 	Dwfl_Callbacks callbacks;
 	demangle_fn demangle;
-	int demangle_tried; /* libstdc++ looked for when the program had none */
 	pp__map_t cache;	/* address -> index in answers */
 	struct answer *answers;
 	size_t nanswers, cap;
@@ -172,24 +171,9 @@ static void cache_put(pp__symbolizer_t *s, uint64_t addr, char *name, int rc)
 	s->answers[s->nanswers++] = (struct answer){ .name = name, .rc = rc };
 }
 
-/* A C++ program that uses nothing of libstdc++ at run time is linked
- * without it (--as-needed): its first mangled name loads the library for
- * its demangler, once. */
-static void demangler_load(pp__symbolizer_t *s)
-{
-	s->demangle_tried = 1;
-	void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-	void *sym = lib ? dlsym(lib, "__cxa_demangle") : NULL;
-	memcpy(&s->demangle, &sym, sizeof s->demangle);
-}
-
 static char *demangled(pp__symbolizer_t *s, const char *raw)
 {
-	if (strncmp(raw, "_Z", 2) != 0)
-		return NULL;
-	if (!s->demangle && !s->demangle_tried)
-		demangler_load(s);
-	if (!s->demangle)
+	if (!s->demangle || strncmp(raw, "_Z", 2) != 0)
 		return NULL;
 	int status = -1;
 	char *out = s->demangle(raw, NULL, NULL, &status);

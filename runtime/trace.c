@@ -527,24 +527,7 @@ void pp__trace_name(int fe, uint64_t key, const char *name, const char *file, ui
 #define SEEN_SLOTS 256u
 static __thread uint64_t seen_keys[SEEN_SLOTS];
 static __thread uint32_t seen_ids[SEEN_SLOTS];
-static pp__resolver_t *live_res; /* under lock: names keys at first sight */
-
-static const char *name_now(int fe, uint64_t key, const char **file, uint32_t *line)
-{
-	if (!live_res)
-		live_res = pp__resolver_open();
-	if (!live_res)
-		return NULL;
-	const char *n = pp__resolve(live_res, fe, key, file, line);
-	if ((fe == PP_FE_CYG || fe == PP_FE_XRAY) && n && n[0] == '0' && n[1] == 'x') {
-		/* no module held the address when the resolver opened: a library
-		 * loaded since; look again */
-		pp__resolver_close(live_res);
-		live_res = pp__resolver_open();
-		n = live_res ? pp__resolve(live_res, fe, key, file, line) : NULL;
-	}
-	return n;
-}
+static pp__live_resolver_t live_res; /* under res_lock: names keys at first sight */
 
 uint64_t pp__trace_first_sight(int fe, uint64_t key)
 {
@@ -560,7 +543,7 @@ uint64_t pp__trace_first_sight(int fe, uint64_t key)
 		uint32_t line = 0;
 		/* resolve outside the trace lock: the symbolizer can take a while */
 		pthread_mutex_lock(&res_lock);
-		const char *n = name_now(fe, key, &file, &line);
+		const char *n = pp__resolve_live(&live_res, fe, key, &file, &line);
 		char stand_in[64];
 		if (!n) {
 			snprintf(stand_in, sizeof stand_in, "%s:0x%llx", pp__frontend_name(fe),
