@@ -70,6 +70,16 @@ run "" other PATHPROF_PATHS=16
 run "" default.paths PATHPROF_ARENA_MB=64
 run "" default.paths PATHPROF_SHM_KEEP=1 PATHPROF_SHM="pp-misuse-keep-$$"
 rm -f "/dev/shm/pp-misuse-keep-$$" # kept, as asked
+# Selections: rec is the root already (nested recs stay in its event, the
+# outermost root wins); a list selecting no function leaves no gate.
+run "" default.paths PATHPROF_ROOT=rec
+run "" default.paths PATHPROF_FUNCTIONS='*,!re'
+run "" other PATHPROF_FUNCTIONS=re
+run "pathprof: PATHPROF_ROOT=a,,b: an empty pattern at byte 2; ignored" default.paths PATHPROF_ROOT=a,,b
+run "pathprof: PATHPROF_FUNCTIONS=[x: '[x' has a '[' that is never closed; ignored" default.paths \
+	PATHPROF_FUNCTIONS='[x'
+run "pathprof: PATHPROF_FUNCTIONS=rec\\: 'rec\\' ends with a lone backslash; ignored" default.paths \
+	'PATHPROF_FUNCTIONS=rec\'
 
 for var in PATHPROF_TIMING PATHPROF_OUT PATHPROF_DEPTH PATHPROF_PATHS PATHPROF_ARENA_MB \
 	PATHPROF_TRACE PATHPROF_SHM PATHPROF_SHM_KEEP; do
