@@ -279,14 +279,25 @@ static void root_now(pp__tls_t *t)
  * when the key is no gate (PATHPROF_FUNCTIONS). A root (PATHPROF_ROOT)
  * starts an event as pp_root() just before it would, unless the event open
  * is rooted at a root itself: the outermost open root wins, so a recursive
- * or nested root stays inside its event. */
+ * or nested root stays inside its event. Nor inside a signal handler's
+ * event (pp_signal_begin), whose root lies above the frames it interrupted:
+ * those must be there when the handler returns. */
 static int select_entry(pp__tls_t *t, int fe, uint64_t key)
 {
 	int c = pp__key_class(fe, key);
 	if (c == PP__KEY_SKIP)
 		return 1;
-	if (c == PP__KEY_ROOT &&
-	    (depth_of(t) ? pp__key_class(fe, t->stack[0].key) != PP__KEY_ROOT : t->excess != 0))
+	if (c != PP__KEY_ROOT)
+		return 0;
+	uint32_t r = depth_of(t);
+	if (r == 0) {
+		if (t->excess)
+			root_now(t);
+		return 0;
+	}
+	while (r > 0 && t->stack[r - 1].hash_before != PP__SEED)
+		r--;
+	if (r == 1 && pp__key_class(fe, t->stack[0].key) != PP__KEY_ROOT)
 		root_now(t);
 	return 0;
 }
