@@ -289,15 +289,16 @@ static int select_entry(pp__tls_t *t, int fe, uint64_t key)
 		return 1;
 	if (c != PP__KEY_ROOT)
 		return 0;
-	uint32_t r = depth_of(t);
-	if (r == 0) {
-		if (t->excess)
-			root_now(t);
+	/* The seed hash: this gate starts an event anyway (depth 0, or the
+	 * first gate of a signal handler's event). */
+	if (t->hash == PP__SEED && !t->excess)
 		return 0;
-	}
+	uint32_t r = depth_of(t);
 	while (r > 0 && t->stack[r - 1].hash_before != PP__SEED)
 		r--;
-	if (r == 1 && pp__key_class(fe, t->stack[0].key) != PP__KEY_ROOT)
+	/* The open event's root is stack[r - 1]: the thread's own at 0, a
+	 * signal handler's above the frames it interrupted. */
+	if (r <= 1 && (r == 0 || pp__key_class(fe, t->stack[0].key) != PP__KEY_ROOT))
 		root_now(t);
 	return 0;
 }
