@@ -326,7 +326,8 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 		int efe = fe & ~PP__FE_UNTIMED;
 		if (pp__key_class_seen(efe, key) == PP__KEY_PLAIN &&
 		    (!PP__RESYNC(efe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
-			pp__push(t, v, key, efe, sp, ra);
+			/* code built with -DPP_NO_TIMING never times its events */
+			pp__push_frame(t, v, key, efe, sp, ra, !(fe & PP__FE_UNTIMED));
 			return;
 		}
 	}
