@@ -272,15 +272,17 @@ void pp__trace_freeze(void)
 	for (struct pp__trace_buf *b = live; b; b = b->next) {
 		struct timespec t0, now;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
+		/* Once busy is seen clear the owner cannot record again (it
+		 * sees the freeze), though it still sets busy for an instant
+		 * at each gate to find that out: judge by the wait alone. */
 		while (__atomic_load_n(&b->busy, __ATOMIC_SEQ_CST)) {
 			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - t0.tv_sec > 1)
+			if (now.tv_sec - t0.tv_sec > 1) {
+				late++;
+				b->late = 1; /* its owner still writes it: not flushed below */
 				break;
+			}
 			sched_yield();
-		}
-		if (__atomic_load_n(&b->busy, __ATOMIC_SEQ_CST)) {
-			late++;
-			b->late = 1; /* its owner still writes it: not flushed below */
 		}
 	}
 	pthread_mutex_lock(&lock);
