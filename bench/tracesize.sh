@@ -10,23 +10,11 @@ build=$(cd "$1" && pwd)
 n=${2:-20000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 pp=$build/tools/pathprof
-plugin=$build/frontends/plugin/pathprof-plugin.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-inc="-I$root/runtime/include -I$root/frontends/raii -I$root/frontends/plugin"
-libs="$build/runtime/libpathprof.a -ldw -lelf -lpthread -ldl -lm"
-build_fe() { # FE OUT
-	case $1 in
-	raii) f="-DFEED_RAII" l= ;;
-	cyg) f="-DFEED_PATHPROF -finstrument-functions"
-		l="-Wl,--whole-archive $build/frontends/cyg/libpathprof-cyg.a -Wl,--no-whole-archive" ;;
-	xray) f="-DFEED_PATHPROF -fxray-instrument -fxray-instruction-threshold=1"
-		l="-Wl,--whole-archive $build/frontends/xray/libpathprof-xray.a -Wl,--no-whole-archive" ;;
-	plugin) f="-DFEED_PATHPROF -fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all"
-		l=$build/frontends/plugin/libpathprof-plugin.a ;;
-	esac
-	# shellcheck disable=SC2086
-	${CLANG:-clang} -std=gnu11 -O2 $f $inc "$root"/examples/feed/*.c -o "$2" $l $libs
+. "$root/tests/common/fe_build.sh"
+build_fe() { # FE OUT: the example's own sources (clang: xray and the plugin need it)
+	fe_build "${CLANG:-clang}" "$1" -O2 "$(echo "$root"/examples/feed/*.c)" "$2"
 }
 echo "| injector | gate events | bytes/gate (timing off) | bytes/gate (timing on) |"
 echo "|---|---|---|---|"

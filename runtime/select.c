@@ -138,8 +138,6 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 		memset(pp__class_slots, 0, PP__CLASS_SLOTS * sizeof *pp__class_slots);
 		used = 0;
 	}
-	/* Open the symbol tables now rather than at the first key, whose
-	 * caller's self time would carry it. */
 	if (copy)
 		warm_resolver();
 	uint32_t sel = (lists[PP__SEL_ROOTS] ? PP__SEL_ROOTS : 0) |

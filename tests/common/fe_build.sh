@@ -1,10 +1,15 @@
-# Sourced by the run.sh of tests/control and tests/frontends: build one C test
-# program through the raii, cyg, xray or plugin front-end (the last two need
-# clang as CC) against this build's static runtime, with the FEED_* switches of examples/feed/gate.h that the programs
-# are gated with. Needs build (the Meson build dir) and root (the source tree).
+# Sourced by the test scripts of tests/control and tests/frontends and by
+# bench/tracesize.sh: build a C or C++ test program through the raii, cyg,
+# xray or plugin front-end (the last two need clang as CC, the plugin the
+# clang it was built for) against this build's static runtime, with the
+# FEED_* switches of examples/feed/gate.h that the programs are gated with.
+# Needs build (the Meson build dir) and root (the source tree).
 # shellcheck shell=sh disable=SC2154
 
-# fe_build CC FRONTEND OPT SRC OUT
+# fe_build CC FRONTEND OPT SRC OUT   (SRC: one file, or several separated by
+# spaces; C++ when the first ends in .cpp, compiled in the compiler's default
+# standard: clang 14 with libstdc++ 12 fails to link std::string at -O0 in
+# C++17)
 fe_build()
 {
 	case $2 in
@@ -18,9 +23,13 @@ fe_build()
 		fe_libs="$build/frontends/plugin/libpathprof-plugin.a" ;;
 	*) echo "run.sh: unknown front-end $2" >&2; return 1 ;;
 	esac
+	case $4 in
+	*.cpp | *.cpp\ *) fe_std= ;;
+	*) fe_std=-std=gnu11 ;;
+	esac
 	# shellcheck disable=SC2086
-	"$1" -std=gnu11 -g $3 -Wall -Wextra -Werror $fe_flags -I"$root/runtime/include" \
-		-I"$root/frontends/raii" -I"$root/frontends/plugin" "$4" -o "$5" \
+	"$1" $fe_std -g $3 -Wall -Wextra -Werror $fe_flags -I"$root/runtime/include" \
+		-I"$root/frontends/raii" -I"$root/frontends/plugin" $4 -o "$5" \
 		-Wl,--whole-archive $fe_libs -Wl,--no-whole-archive \
 		"$build/runtime/libpathprof.a" -ldw -lelf -lpthread -ldl -lm
 }

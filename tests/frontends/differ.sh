@@ -8,21 +8,15 @@ set -eu
 build=$1 root=$2 pathprof=$3 pclangxx=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-differ.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-src=$root/tests/frontends/differ.cpp
-plugin=$build/frontends/plugin/pathprof-plugin.so
-libs="$build/runtime/libpathprof.a -ldw -lelf -lpthread -ldl -lm"
-cyg="-Wl,--whole-archive $build/frontends/cyg/libpathprof-cyg.a -Wl,--no-whole-archive"
-inc="-I$root/runtime/include -I$root/frontends/raii"
+. "$root/tests/common/fe_build.sh"
 : >"$work/got"
 while read -r cxx fe opt; do
 	case $cxx-$fe in
-	gcc-cyg) cc=g++ flags="-DFEED_PATHPROF -finstrument-functions" l=$cyg ;;
-	clang-cyg) cc=clang++ flags="-DFEED_PATHPROF -finstrument-functions" l=$cyg ;;
-	clang-plugin) cc=$pclangxx l=$build/frontends/plugin/libpathprof-plugin.a
-		flags="-DFEED_PATHPROF -fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all" ;;
+	gcc-cyg) cc=g++ ;;
+	clang-cyg) cc=clang++ ;;
+	clang-plugin) cc=$pclangxx ;;
 	esac
-	# shellcheck disable=SC2086
-	"$cc" -g "$opt" $flags $inc "$src" -o "$work/prog" $l $libs
+	fe_build "$cc" "$fe" "$opt" "$root/tests/frontends/differ.cpp" "$work/prog"
 	PATHPROF_OUT="$work/out.pathprof" "$work/prog"
 	echo "== $cxx $fe $opt" >>"$work/got"
 	"$pathprof" report --format paths --names short "$work/out.pathprof" |
