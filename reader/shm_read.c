@@ -558,6 +558,13 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 		fail(err, errlen, "%s: the segment shrank while being read", v->object);
 		goto out;
 	}
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_DETACHED) {
+		fail(err, errlen,
+		     "%s: process %llu stopped exporting (/dev/shm was full); its counts stay "
+		     "exact in the process and in the profile it writes at exit",
+		     v->object, (unsigned long long)h->pid);
+		goto out;
+	}
 	st->generation = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
 	st->taken_ns = pp__realtime_ns();
 	st->pid = h->pid;

@@ -157,7 +157,14 @@ static PP_NOINSTR void dump_at_crash(int sig)
 static PP_NOINSTR void chain(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction a = prog[sig];
-	int raised = si == NULL || si->si_code <= 0; /* kill, raise, abort */
+	/* Only a fault recurs by itself when the handler returns: a signal
+	 * the kernel sent for a fault carries a positive si_code below
+	 * SI_KERNEL (SEGV_MAPERR, BUS_ADRERR, ...). Everything else was sent
+	 * (kill, tgkill, sigqueue, a timer: si_code <= 0) or generated
+	 * asynchronously by the kernel (a terminal's ^C and ^\, RLIMIT_CPU:
+	 * SI_KERNEL), and an ending signal is never a fault: each of those
+	 * must be sent again or it is lost (#27: the first ^C was). */
+	int raised = si == NULL || si->si_code <= 0 || si->si_code == SI_KERNEL || is_ending(sig);
 	if (a.sa_flags & SA_RESETHAND) {
 		memset(&prog[sig], 0, sizeof prog[sig]);
 		prog[sig].sa_handler = SIG_DFL;

@@ -62,6 +62,9 @@ static int arena_to_shm(const char *name, int keep)
 	if (rc == 0 && mmap(pp__arena.base, pp__arena.size, PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0) == MAP_FAILED)
 		rc = -1;
+	/* a core dump would allocate every page of the object (slab.c) */
+	if (rc == 0)
+		madvise(pp__arena.base, pp__arena.size, MADV_DONTDUMP);
 	if (rc != 0) {
 		pp__warn("%s: cannot export the arena: %s; the live view is off", object,
 			 strerror(errno));
@@ -69,9 +72,11 @@ static int arena_to_shm(const char *name, int keep)
 		close(fd);
 		return -1;
 	}
+	/* The mapping holds the object: no descriptor is kept, so nothing is
+	 * ever written through a number the program has closed and reused. */
+	close(fd);
 	pp__slab_keep_fork_frames();
 	pp__shm_hdr_t *h = (pp__shm_hdr_t *)pp__arena.base;
-	pp__arena.fd = fd;
 	pp__shm_note_used(h, __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE));
 	__atomic_store_n(&h->slabs, (uint64_t)(uintptr_t)pp__slab_first(), __ATOMIC_RELEASE);
 	__atomic_store_n(&pp__arena.hdr, h, __ATOMIC_RELEASE);

@@ -13,7 +13,9 @@
 #define PP__SHM_VERSION 4u /* 2: one timing record per node (self time); 3: histogram cells
 			    * (hist.h); 4: service, host, build id */
 
-enum { PP__SHM_RUNNING = 1, PP__SHM_EXITED = 2 };
+/* DETACHED: /dev/shm could not back the writer's memory; it goes on in
+ * private memory and the segment no longer follows it. */
+enum { PP__SHM_RUNNING = 1, PP__SHM_EXITED = 2, PP__SHM_DETACHED = 3 };
 
 /* At arena offset 0. Only the writer stores here; every 64-bit field is
  * naturally aligned so a reader's plain load never tears. Pointers the

@@ -346,7 +346,8 @@ static void shm_exit(void)
 	if (h && !finished && object_name[0]) {
 		name_pass();
 		__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
-		__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
+		if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE))
+			__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
 		if (!keep_at_exit)
 			shm_unlink(object_name);
 	}
@@ -399,6 +400,16 @@ void pp__shm_crashed(int sig)
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (h)
 		__atomic_store_n(&h->crash_signal, (uint32_t)sig, __ATOMIC_RELEASE);
+}
+
+void pp__shm_detached(int err)
+{
+	pp__shm_hdr_t *h = pp__arena.hdr;
+	if (h)
+		__atomic_store_n(&h->state, PP__SHM_DETACHED, __ATOMIC_RELEASE);
+	pp__warn("%s: /dev/shm cannot hold more of the profile (%s); counting goes on in "
+		 "private memory, exact, and the live view stops here",
+		 object_name[0] ? object_name : "the live segment", strerror(err));
 }
 
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)

@@ -17,11 +17,12 @@
 #include "runtime.h"
 #include "segment.h"
 #include "thread_state.h"
+#include "shm.h"
 #include "slab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
 
-pp__arena_t pp__arena = {.fd = -1};
+pp__arena_t pp__arena;
 pp__config_t pp__config = {.depth = 256, .paths = 65536, .arena_mb = 65536};
 
 static pthread_mutex_t slab_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,11 +43,59 @@ static uint32_t fork_nframes;
 
 static void thread_exit(void *arg);
 
+/* The arena never goes into a core dump: it is reserved at 64 GiB, and a
+ * dump would read (and, once exported, allocate) every page of it; the
+ * profile is written at the crash anyway (crash.c). */
 static char *map_anon(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, size, MADV_DONTDUMP);
+	return p;
+}
+
+/* /dev/shm could not back [off, off + n): take a fresh range with a page
+ * of slack at each end and map its page-aligned inside privately, over the
+ * object. Only this caller owns those pages (the ranges handed out never
+ * overlap), so no other thread's memory is touched. NULL when the arena is
+ * full. */
+static void *arena_private(size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t want = ((n + pg - 1) & ~(pg - 1)) + 2 * pg;
+	size_t off = __atomic_fetch_add(&pp__arena.used, want, __ATOMIC_RELAXED);
+	if (off + want > pp__arena.size || off + want < off)
+		return NULL;
+	char *p = pp__arena.base + ((off + pg - 1) & ~(pg - 1));
+	size_t len = want - 2 * pg;
+	if (mmap(p, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_DONTDUMP);
+	return p;
+}
+
+/* An allocation in an exported arena: back its pages now, so that a full
+ * /dev/shm shows here and not as a SIGBUS on the hot path. When it cannot,
+ * this and every later allocation is private memory (one line says so,
+ * and the segment's state tells readers the live view stopped). */
+static void *arena_backed(size_t off, size_t n)
+{
+	if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE)) {
+		int saved = errno;
+		int rc = madvise(pp__arena.base + off, n, MADV_POPULATE_WRITE);
+		int err = errno;
+		errno = saved;
+		/* EINVAL: a kernel before 5.14, which cannot populate; the pages
+		 * are then allocated as they are touched */
+		if (rc == 0 || err == EINVAL)
+			return pp__arena.base + off;
+		if (!__atomic_exchange_n(&pp__arena.detached, 1, __ATOMIC_ACQ_REL))
+			pp__shm_detached(err);
+	}
+	return arena_private(n);
 }
 
 static void arena_reserve(void)
@@ -114,17 +163,12 @@ void *pp__arena_alloc(size_t n)
 	if (off + n > pp__arena.size || off + n < off)
 		return NULL;
 	pp__shm_hdr_t *h = __atomic_load_n(&pp__arena.hdr, __ATOMIC_ACQUIRE);
-	if (h) {
-		/* Back the bytes now: a full /dev/shm then shows as dropped
-		 * records instead of a SIGBUS on the hot path. */
-		int saved = errno;
-		int rc = fallocate(pp__arena.fd, 0, (off_t)off, (off_t)n);
-		errno = saved;
-		if (rc != 0)
-			return NULL;
+	if (!h)
+		return pp__arena.base + off;
+	void *p = arena_backed(off, n);
+	if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE))
 		pp__shm_note_used(h, off + n);
-	}
-	return pp__arena.base + off;
+	return p;
 }
 
 uint32_t pp__arena_ref(const void *p)
@@ -346,9 +390,8 @@ static void fresh_arena_after_fork(void)
 	uint32_t nframes = fork_nframes;
 	pthread_mutex_init(&fork_lock, NULL);
 	munmap(pp__arena.base, pp__arena.size);
-	close(pp__arena.fd);
-	pp__arena.fd = -1;
 	pp__arena.hdr = NULL;
+	pp__arena.detached = 0;
 	all_slabs = free_slabs = NULL;
 	__atomic_store_n(&threads_seen, 0, __ATOMIC_RELAXED);
 	char *p = map_anon(pp__arena.size);
@@ -381,7 +424,7 @@ int pp__slab_after_fork(void)
 	 * belongs to a thread that is gone. The mutex may have been held by a
 	 * parent thread at fork time, so start from a fresh one. */
 	pthread_mutex_init(&slab_lock, NULL);
-	if (pp__arena.fd >= 0) {
+	if (pp__arena.hdr) {
 		fresh_arena_after_fork();
 		return 1;
 	}

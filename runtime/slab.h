@@ -60,7 +60,11 @@ typedef struct pp__arena {
 	char *base;
 	size_t size;
 	size_t used; /* bumped atomically (cold path only) */
-	int fd;      /* shared-memory object backing the arena, -1 when anonymous */
+	/* Exported (hdr set) but /dev/shm could not back an allocation: from
+	 * then on new memory is private (counts stay exact, the live view
+	 * stops). No descriptor of the object is kept: the program may close
+	 * and reuse any number (#27). */
+	int detached;
 	struct pp__shm_hdr *hdr; /* at base when exported, else NULL */
 } pp__arena_t;
 

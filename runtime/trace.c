@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +50,12 @@ static int stopped;
 static int frozen; /* the exit dump froze recording (pp__trace_freeze) */
 static struct pp__trace_buf *live; /* buffers of threads not yet gone, under lock */
 static int fd = -1;
+/* The file fd was opened on. A program may close every descriptor it did
+ * not open itself (daemons do) and reuse the number for a file of its own:
+ * before each write the descriptor is checked to be still this file, or
+ * recording stops without touching it (#27). */
+static dev_t fd_dev;
+static ino_t fd_ino;
 static char path_fmt[4096], file_name[4200];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t streams; /* thread streams handed out */
@@ -117,8 +124,22 @@ static void stop(const char *why)
 		pp__warn("trace %s: %s; recording stopped", file_name, why);
 }
 
+/* Is fd still the trace file? If not, forget the number: it is the
+ * program's now, and is neither written nor closed. */
+static int still_ours(void)
+{
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == fd_dev && st.st_ino == fd_ino)
+		return 1;
+	__atomic_store_n(&fd, -1, __ATOMIC_RELAXED);
+	stop("the program closed the trace's file descriptor");
+	return 0;
+}
+
 static int write_all(const uint8_t *p, size_t n)
 {
+	if (!still_ours())
+		return -1;
 	while (n) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
@@ -228,7 +249,8 @@ static void after_fork_child(void)
 	 * threads drop their copied buffers at their next gate. */
 	stopped = 1;
 	pp__trace_armed = 0;
-	if (fd >= 0)
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == fd_dev && st.st_ino == fd_ino)
 		close(fd);
 	fd = -1;
 	pthread_mutex_init(&lock, NULL);
@@ -309,12 +331,15 @@ static int open_locked(const char *name)
 	int f = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (f < 0)
 		return -1;
-	if (flock(f, LOCK_EX | LOCK_NB) != 0 || ftruncate(f, 0) != 0) {
+	struct stat st;
+	if (flock(f, LOCK_EX | LOCK_NB) != 0 || ftruncate(f, 0) != 0 || fstat(f, &st) != 0) {
 		int e = errno == EINTR ? EWOULDBLOCK : errno;
 		close(f);
 		errno = e;
 		return -1;
 	}
+	fd_dev = st.st_dev;
+	fd_ino = st.st_ino;
 	return f;
 }
 

@@ -20,8 +20,13 @@ pp__xray_map_t *pp__xray_map;
 static pthread_mutex_t arm_lock = PTHREAD_MUTEX_INITIALIZER;
 static int prepared; /* 0 not yet, 1 ready, -1 failed (reported once) */
 
+/* From the map once armed: no lock is taken, so naming works in the crash
+ * dump's copy of the process whatever the crashed thread held. */
 static PP_NOINSTR uint64_t key_address(uint64_t key)
 {
+	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+	if (m)
+		return key >= 1 && key <= m->n ? m->addr[key] : 0;
 	return key <= INT32_MAX ? __xray_function_address((int32_t)key) : 0;
 }
 
@@ -46,15 +51,19 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 		return NULL;
 	m->by_addr = calloc(n ? n : 1, sizeof *m->by_addr);
 	m->armed = calloc(n + 1, 1);
-	if (!m->by_addr || !m->armed) {
+	m->addr = calloc(n + 1, sizeof *m->addr);
+	if (!m->by_addr || !m->armed || !m->addr) {
 		free(m->by_addr);
 		free(m->armed);
+		free(m->addr);
 		free(m);
 		return NULL;
 	}
 	m->n = n;
-	for (size_t id = 1; id <= n; id++)
-		m->by_addr[id - 1] = (pp__xray_fn_t){__xray_function_address((int32_t)id), (int32_t)id};
+	for (size_t id = 1; id <= n; id++) {
+		m->addr[id] = __xray_function_address((int32_t)id);
+		m->by_addr[id - 1] = (pp__xray_fn_t){m->addr[id], (int32_t)id};
+	}
 	qsort(m->by_addr, n, sizeof *m->by_addr, by_addr);
 	return m;
 }
@@ -145,7 +154,7 @@ static PP_NOINSTR int arm_matching(const char *glob)
 	int matched = 0, rc = 0;
 	char name[1024];
 	for (size_t id = 1; id <= m->n && rc == 0; id++) {
-		uintptr_t addr = __xray_function_address((int32_t)id);
+		uintptr_t addr = m->addr[id];
 		if (!addr || is_probe(addr) || pp__symbolize(s, addr, name, sizeof name) != 0)
 			continue;
 		if (!pp__select_name(glob, ',', name))

@@ -119,8 +119,10 @@ static PP_NOINSTR int continues(const xframe_t *t, int32_t fid, uintptr_t slot)
 {
 	if (!calibrated)
 		return 1;
-	if (t->tail == TAIL_CHAIN)
-		return t->aux == __xray_function_address(fid);
+	if (t->tail == TAIL_CHAIN) {
+		const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+		return m && fid >= 1 && (size_t)fid <= m->n && t->aux == m->addr[fid];
+	}
 	/* Indirect jump: a new call has written a new return address unless it
 	 * comes from the same call site; a function re-entered from the same
 	 * site is taken as a new call (a loop), not as a jump to itself. */

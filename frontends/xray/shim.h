@@ -18,6 +18,12 @@ typedef struct pp__xray_map {
 	size_t n;                 /* = __xray_max_function_id() */
 	pp__xray_fn_t *by_addr;   /* n entries, ascending addr */
 	uint8_t *armed;           /* n + 1 flags, indexed by id */
+	/* n + 1 entry addresses, indexed by id. XRay's own
+	 * __xray_function_address takes a spin lock: called from the handler,
+	 * a signal landing inside it left the lock held for the crash dump's
+	 * copy of the process, which then hung naming keys (#27); it also cost
+	 * about a third of a tail-call gate (#30). */
+	uintptr_t *addr;
 } pp__xray_map_t;
 
 /* Published once (release) by arm.c before the first sled is patched. */
