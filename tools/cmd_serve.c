@@ -2,9 +2,10 @@
  * Each scrape reads every profiled process's segment afresh (or the ones
  * named) and answers with metrics.c's exposition, so the exporter keeps no
  * counts of its own: restarting it loses nothing, and a process appears at
- * the next scrape after its first gate and disappears once it exits. One
- * thread and one connection at a time: Prometheus scrapes every few seconds
- * and each scrape is a few milliseconds of reading shared memory. */
+ * the next scrape after its first gate and disappears once it exits. HTTP
+ * is libmicrohttpd's: many clients at once, each with a deadline, so a
+ * scrape always answers while slow or hostile clients are connected (#27).
+ * Scrapes run on its one thread: the scrape state needs no lock. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +21,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <microhttpd.h>
+#include <pthread.h>
 
 #include "cli.h"
 #include "map.h"
@@ -56,18 +60,25 @@ static const char help_text[] =
 	"  --top N             paths with series of their own per process (default 200)\n"
 	"  --once              write one exposition to standard output and exit\n"
 	"  --openmetrics       with --once: OpenMetrics instead of the text format\n"
+	"  --command-line      label each process with its command line (off: its\n"
+	"                      arguments may hold secrets any client could read)\n"
 	"  -h, --help          show this help\n"
+	"\n"
+	"Many clients are served at once (up to 256); each must send its request\n"
+	"within 5 s of connecting (or of its previous answer) and in at most 16 KiB\n"
+	"of head, so a slow or hostile client cannot hold the exporter.\n"
 	"\n"
 	"Exit status: 0 stopped by SIGINT or SIGTERM (or --once written), 1 cannot\n"
 	"listen or write, 2 bad command line.\n";
 
-enum { OPT_LISTEN = 256, OPT_TOP, OPT_ONCE, OPT_OM };
+enum { OPT_LISTEN = 256, OPT_TOP, OPT_ONCE, OPT_OM, OPT_CMDLINE };
 
 static const struct option longopts[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "once", no_argument, NULL, OPT_ONCE },
 	{ "openmetrics", no_argument, NULL, OPT_OM },
+	{ "command-line", no_argument, NULL, OPT_CMDLINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -91,6 +102,7 @@ typedef struct skipped {
 
 typedef struct server {
 	uint32_t top;
+	int with_command;
 	char **targets;
 	int ntargets;
 	known_t *known;
@@ -99,6 +111,29 @@ typedef struct server {
 	size_t nskipped, capskipped;
 	metrics_health_t health;
 } server_t;
+
+/* Open connections at once (more are refused at accept), request-head bytes
+ * per connection (more: 431 and closed), idle seconds before a connection is
+ * closed, and the whole-request deadline: a client must send its request
+ * head within DEADLINE_S of connecting (or of its previous answer) however
+ * it trickles the bytes, or the connection is cut. */
+#define MAX_CONNECTIONS 256
+#define HEAD_BYTES (16u * 1024u)
+#define IDLE_S 5
+#define DEADLINE_S 5
+
+/* Each open connection, for the deadline: its socket and when its current
+ * request began. Under conns_lock; removed when MHD closes the connection
+ * (before it closes the socket), so a socket here is still the client's. */
+typedef struct conn {
+	int fd;
+	struct timespec since;
+	struct conn *next, **prevp;
+} conn_t;
+
+static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
+static conn_t *conns;
+static uint64_t cut_by_deadline;
 
 static volatile sig_atomic_t stop;
 
@@ -209,6 +244,7 @@ static int take(server_t *s, const char *target, uint64_t ino, metrics_proc_t *p
 	k->seen = 1;
 	m->chosen = &k->chosen;
 	m->top = s->top;
+	m->with_command = s->with_command;
 	(*n)++;
 	return 0;
 }
@@ -295,6 +331,9 @@ static int scrape(server_t *s, int openmetrics, char **body, size_t *len)
 	size_t n;
 	int rc = collect(s, &procs, &n);
 	s->health.scrapes++;
+	pthread_mutex_lock(&conns_lock);
+	s->health.cut = cut_by_deadline;
+	pthread_mutex_unlock(&conns_lock);
 	FILE *mem = open_memstream(body, len);
 	if (!mem)
 		rc = -1;
@@ -312,88 +351,138 @@ static int scrape(server_t *s, int openmetrics, char **body, size_t *len)
 	return rc;
 }
 
-static int write_all(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
+/* ---- HTTP, on libmicrohttpd (docs/decisions.md: a kept server library
+ * rather than our own parser). One internal thread serves every connection
+ * with epoll, so a slow client never holds up another; the limits below
+ * bound what a hostile one can take. ---- */
 
-static void respond(int fd, const char *status, const char *type, const char *extra,
-		    const char *body, size_t len, int head_only)
-{
-	char hdr[512];
-	int n = snprintf(hdr, sizeof hdr,
-			 "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: "
-			 "close\r\n\r\n", status, type, len, extra);
-	if (write_all(fd, hdr, (size_t)n) == 0 && !head_only)
-		write_all(fd, body, len);
-}
 
-/* Does the Accept header (in the request head req) ask for OpenMetrics? */
-static int wants_openmetrics(const char *req)
-{
-	for (const char *p = req; (p = strstr(p, "\r\n")) != NULL; p += 2) {
-		if (strncasecmp(p + 2, "accept:", 7))
-			continue;
-		const char *end = strstr(p + 2, "\r\n");
-		const char *om = strstr(p + 2, "application/openmetrics-text");
-		return om && (!end || om < end);
-	}
-	return 0;
-}
 
-static void serve_one(server_t *s, int fd)
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode code)
 {
-	char req[8192];
-	size_t got = 0;
-	/* the request head, up to its blank line; a slow or silent client is
-	 * dropped after 2 s (SO_RCVTIMEO) */
-	while (got < sizeof req - 1) {
-		ssize_t r = read(fd, req + got, sizeof req - 1 - got);
-		if (r <= 0)
-			return;
-		got += (size_t)r;
-		req[got] = '\0';
-		if (strstr(req, "\r\n\r\n"))
-			break;
-	}
-	req[got] = '\0';
-	int head = !strncmp(req, "HEAD ", 5);
-	if (strncmp(req, "GET ", 4) && !head) {
-		static const char msg[] = "only GET and HEAD\n";
-		respond(fd, "405 Method Not Allowed", "text/plain; charset=utf-8", "Allow: GET, HEAD\r\n",
-			msg, sizeof msg - 1, 0);
-		return;
-	}
-	const char *path = req + (head ? 5 : 4);
-	size_t plen = strcspn(path, " ?\r\n");
-	if (plen == 8 && !strncmp(path, "/metrics", 8)) {
-		int om = wants_openmetrics(req);
-		char *body = NULL;
-		size_t len = 0;
-		if (scrape(s, om, &body, &len) != 0) {
-			static const char msg[] = "out of memory\n";
-			respond(fd, "500 Internal Server Error", "text/plain; charset=utf-8", "", msg,
-				sizeof msg - 1, head);
-		} else {
-			respond(fd, "200 OK", metrics_content_type(om), "", body, len, head);
+	(void)cls;
+	pthread_mutex_lock(&conns_lock);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *i =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		conn_t *k = i ? calloc(1, sizeof *k) : NULL;
+		if (k) {
+			k->fd = i->connect_fd;
+			clock_gettime(CLOCK_MONOTONIC, &k->since);
+			k->next = conns;
+			k->prevp = &conns;
+			if (conns)
+				conns->prevp = &k->next;
+			conns = k;
 		}
-		free(body);
-	} else if (plen == 1 && path[0] == '/') {
-		static const char msg[] = "pathprof serve: the metrics are at /metrics\n";
-		respond(fd, "200 OK", "text/plain; charset=utf-8", "", msg, sizeof msg - 1, head);
-	} else {
-		static const char msg[] = "not found: the metrics are at /metrics\n";
-		respond(fd, "404 Not Found", "text/plain; charset=utf-8", "", msg, sizeof msg - 1, head);
+		*ctx = k;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *ctx) {
+		conn_t *k = *ctx;
+		*k->prevp = k->next;
+		if (k->next)
+			k->next->prevp = k->prevp;
+		free(k);
+		*ctx = NULL;
 	}
+	pthread_mutex_unlock(&conns_lock);
+}
+
+/* A request answered: the connection's next request has its own deadline. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_ctx,
+			 enum MHD_RequestTerminationCode why)
+{
+	(void)cls;
+	(void)req_ctx;
+	(void)why;
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	pthread_mutex_lock(&conns_lock);
+	if (i && i->socket_context)
+		clock_gettime(CLOCK_MONOTONIC, &((conn_t *)i->socket_context)->since);
+	pthread_mutex_unlock(&conns_lock);
+}
+
+/* Cut every connection past its deadline: shutdown() ends it for MHD, which
+ * then closes it the usual way. */
+static void enforce_deadline(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	pthread_mutex_lock(&conns_lock);
+	for (conn_t *k = conns; k; k = k->next) {
+		if (k->fd >= 0 && now.tv_sec - k->since.tv_sec >= DEADLINE_S) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->fd = -1; /* cut once */
+			cut_by_deadline++;
+		}
+	}
+	pthread_mutex_unlock(&conns_lock);
+}
+
+static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned status, const char *msg,
+				   const char *allow)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(strlen(msg), (void *)msg, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "text/plain; charset=utf-8");
+	if (allow)
+		MHD_add_response_header(r, "Allow", allow);
+	enum MHD_Result rc = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+/* Does the Accept header ask for OpenMetrics? */
+static int wants_openmetrics(struct MHD_Connection *c)
+{
+	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	return a && strstr(a, "application/openmetrics-text") != NULL;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **req_ctx)
+{
+	server_t *s = cls;
+	(void)version;
+	(void)upload;
+	if (!*req_ctx) {
+		/* first call: the head is in; an upload is not wanted */
+		*req_ctx = s;
+		if (*upload_size == 0)
+			goto answer;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0; /* discarded */
+		return MHD_YES;
+	}
+answer:
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return answer_text(c, 405, "only GET and HEAD\n", "GET, HEAD");
+	if (!strcmp(url, "/"))
+		return answer_text(c, 200, "pathprof serve: the metrics are at /metrics\n", NULL);
+	if (strcmp(url, "/metrics"))
+		return answer_text(c, 404, "not found: the metrics are at /metrics\n", NULL);
+	int om = wants_openmetrics(c);
+	char *body = NULL;
+	size_t len = 0;
+	if (scrape(s, om, &body, &len) != 0) {
+		free(body);
+		return answer_text(c, 500, "out of memory\n", NULL);
+	}
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", metrics_content_type(om));
+	enum MHD_Result rc = MHD_queue_response(c, 200, r);
+	MHD_destroy_response(r);
+	return rc;
 }
 
 /* Listen on "HOST:PORT" (HOST may be [v6]). Returns the socket or -1. */
@@ -463,7 +552,7 @@ int cmd_serve(int argc, char **argv)
 {
 	const char *listen_addr = NULL;
 	uint64_t top = 200;
-	int once = 0, om = 0, c;
+	int once = 0, om = 0, with_command = 0, c;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -481,6 +570,9 @@ int cmd_serve(int argc, char **argv)
 		case OPT_OM:
 			om = 1;
 			break;
+		case OPT_CMDLINE:
+			with_command = 1;
+			break;
 		case 'h':
 			return cli_help(help_text);
 		default:
@@ -496,7 +588,7 @@ int cmd_serve(int argc, char **argv)
 		cli_error("serve: --openmetrics goes with --once (a scraper asks for it itself)");
 		return CLI_USAGE;
 	}
-	server_t s = {.top = (uint32_t)top, .targets = argv + optind, .ntargets = argc - optind};
+	server_t s = {.top = (uint32_t)top, .with_command = with_command, .targets = argv + optind, .ntargets = argc - optind};
 	if (once) {
 		char *body = NULL;
 		size_t len = 0;
@@ -517,22 +609,29 @@ int cmd_serve(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	struct MHD_Daemon *d = MHD_start_daemon(
+		MHD_USE_EPOLL_INTERNAL_THREAD, 0, NULL, NULL, on_request, &s,
+		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lfd,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HEAD_BYTES,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_S,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_END);
+	if (!d) {
+		cli_error("serve: cannot start the HTTP server on %s", listen_addr);
+		close(lfd);
+		server_free(&s);
+		return CLI_FAIL;
+	}
 	fprintf(stderr, "pathprof: serve: metrics at http://%.*s:%d/metrics\n",
 		(int)(strrchr(listen_addr, ':') - listen_addr), listen_addr, port_of(lfd));
 	while (!stop) {
-		struct pollfd p = {.fd = lfd, .events = POLLIN};
-		if (poll(&p, 1, 500) <= 0)
-			continue;
-		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		struct timeval tv = {.tv_sec = 2};
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-		serve_one(&s, fd);
-		close(fd);
+		struct timespec tick = {0, 250 * 1000000L};
+		nanosleep(&tick, NULL);
+		enforce_deadline();
 	}
-	close(lfd);
-	server_free(&s);
+	MHD_stop_daemon(d);
+	server_free(&s); /* MHD closed the listening socket */
 	return CLI_OK;
 }

@@ -332,14 +332,15 @@ int metrics_write(FILE *out, int openmetrics, metrics_proc_t *procs, size_t n,
 		proc_labels(out, &procs[i]);
 		fprintf(out, "} %.3f\n", (double)procs[i].prof.start_ns / 1e9);
 	}
-	family(&c, "pathprof_process", "info", "The process: host, build id of its executable, command.");
+	family(&c, "pathprof_process", "info",
+	       "The process: host, build id of its executable (and command with --command-line).");
 	for (size_t i = 0; i < n; i++) {
 		const pp_profile_t *p = &procs[i].prof;
 		fputs("pathprof_process_info{", out);
 		proc_labels(out, &procs[i]);
 		const char *kv[3][2] = {{"host", p->host}, {"build_id", p->build_id},
 					{"command", p->command}};
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < (procs[i].with_command ? 3 : 2); k++) {
 			const char *s = kv[k][1] ? kv[k][1] : "";
 			fprintf(out, ",%s=\"", kv[k][0]);
 			put_value(out, s, strnlen(s, LABEL_MAX));
@@ -361,6 +362,9 @@ int metrics_write(FILE *out, int openmetrics, metrics_proc_t *procs, size_t n,
 	family(&c, "pathprof_exporter_last_scrape_duration_seconds", "gauge",
 	       "How long the previous scrape took to read every segment.");
 	fprintf(out, "pathprof_exporter_last_scrape_duration_seconds %.6f\n", h->last_duration_s);
+	family(&c, "pathprof_exporter_connections_cut", "counter",
+	       "Connections cut because their request did not arrive within the deadline.");
+	fprintf(out, "pathprof_exporter_connections_cut_total %llu\n", (unsigned long long)h->cut);
 	if (openmetrics)
 		fputs("# EOF\n", out);
 out:

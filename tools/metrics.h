@@ -21,6 +21,8 @@ typedef struct metrics_proc {
 	pp__shm_stats_t st;
 	pp__map_t *chosen; /* path id -> 1; owned by the caller, kept across scrapes */
 	uint32_t top;      /* how many paths may have series of their own */
+	int with_command;  /* the command line in pathprof_process_info (serve
+			    * --command-line: arguments may hold secrets) */
 	uint64_t cut;      /* set by metrics_write: paths summed in "other" */
 } metrics_proc_t;
 
@@ -29,6 +31,7 @@ typedef struct metrics_health {
 	uint64_t skipped;          /* segments skipped as damaged or foreign */
 	uint64_t dead;             /* segments of processes that died unrecovered */
 	double last_duration_s;    /* how long the previous scrape took */
+	uint64_t cut;              /* connections cut at the request deadline */
 } metrics_health_t;
 
 /* Write the exposition of n processes. Returns 0, or -1 out of memory. */

@@ -14,7 +14,10 @@ it every second. Checked through Prometheus' HTTP API:
     counter reset;
   - a foreign object and a damaged segment in /dev/shm are each warned about
     once and skipped, the others still served;
-  - the exposition passes `promtool check metrics`, in both formats.
+  - the exposition passes `promtool check metrics`, in both formats;
+  - hostile clients (50 that trickle a request a byte at a time, others
+    sending 1 MB headers) never make a scrape fail, and are cut (#27);
+  - command lines are served only with --command-line.
 usage: fleet_test.py PATHPROF FLEET_APP WORKDIR
 """
 import json
@@ -245,6 +248,14 @@ def check_once(a):
     if 'the others are summed in path="other"' not in r.stderr:
         fail('no warning about the cut: %r' % r.stderr)
     r = subprocess.run([PP, 'serve', '--once', str(a.pid)], capture_output=True, text=True)
+    info = [l for l in r.stdout.splitlines() if l.startswith('pathprof_process_info{')]
+    if not info or 'command=' in info[0]:
+        fail('the command line is served without --command-line: %r' % info)
+    r2 = subprocess.run([PP, 'serve', '--once', '--command-line', str(a.pid)],
+                        capture_output=True, text=True)
+    info = [l for l in r2.stdout.splitlines() if l.startswith('pathprof_process_info{')]
+    if not info or 'command="%s"' % APP not in info[0]:
+        fail('--command-line: no command label: %r' % info)
     want = 'path="we\\"ird\\\\na\\nme?"} 7'
     if want not in r.stdout:
         fail('escaped name %s not in the exposition' % want)
@@ -260,6 +271,72 @@ def check_once(a):
     r = subprocess.run([PP, 'serve'], capture_output=True, text=True)
     eq('serve without --listen: status', r.returncode, 2)
     eq('serve without --listen: one line', len(r.stderr.splitlines()), 1)
+
+
+def hostile(port, prom):
+    """50 slowloris clients (a request head a byte every 0.3 s) and four
+    that send 1 MB of headers, for 8 s: every scrape in that time succeeds,
+    each 1 MB client is refused without the exporter reading it all, and
+    the slow ones are cut at the deadline (the exporter counts them)."""
+    import socket
+    import threading
+    stop_at = time.time() + 8
+    slow_cut = []
+    big_refused = []
+
+    def slowloris():
+        s = socket.create_connection(('127.0.0.1', port), timeout=20)
+        head = b'GET /metrics HTTP/1.1\r\nHost: x\r\n' + b'X-Pad: ' + b'a' * 200
+        try:
+            for ch in head:
+                s.sendall(bytes([ch]))
+                time.sleep(0.3)
+                if time.time() > stop_at + 10:
+                    return
+        except OSError:
+            slow_cut.append(1)  # the exporter cut it
+        finally:
+            s.close()
+
+    def big():
+        while time.time() < stop_at:
+            s = socket.create_connection(('127.0.0.1', port), timeout=20)
+            try:
+                s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'b' * (1 << 20) +
+                          b'\r\n\r\n')
+                reply = s.recv(100)
+                if not reply or not reply.startswith(b'HTTP/1.1 200'):
+                    big_refused.append(1)
+            except OSError:
+                big_refused.append(1)
+            finally:
+                s.close()
+
+    r0 = prom.up_count()
+    t0 = time.time()
+    threads = [threading.Thread(target=slowloris) for _ in range(50)] + \
+        [threading.Thread(target=big) for _ in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(max(0, stop_at - time.time()))
+    n = prom.up_count() - r0
+    window = '%ds' % (time.time() - t0)
+    r = prom.query('min_over_time(up{job="pathprof"}[%s])' % window)
+    eq('up through the hostile clients (min over %s)' % window,
+       r[0]['value'][1] if r else None, '1')
+    if n < 5:
+        fail('only %d scrapes in 8 s of hostile clients' % n)
+    for t in threads:
+        t.join(timeout=30)
+    eq('slowloris connections cut', len(slow_cut), 50)
+    if not big_refused:
+        fail('a 1 MB header was answered 200')
+    _, body = http_get('http://127.0.0.1:%d/metrics' % port)
+    cut = [l for l in body.splitlines() if l.startswith('pathprof_exporter_connections_cut_total ')]
+    if not cut or int(cut[0].split()[1]) < 50:
+        fail('pathprof_exporter_connections_cut_total: %r' % cut)
+    print('hostile clients: %d scrapes in %s; %d slow clients cut, %d big heads refused'
+          % (n, window, len(slow_cut), len(big_refused)))
 
 
 def main():
@@ -364,6 +441,9 @@ def main():
         eq('counter resets across the exporter restart', r[0]['value'][1] if r else None, '0')
         r = prom.query('up{job="pathprof"}')
         eq('up', r[0]['value'][1] if r else None, '1')
+
+        # 6. hostile clients while Prometheus scrapes
+        hostile(exp.port, prom)
     finally:
         for obj in (bogus, damaged):
             if os.path.exists(obj):
