@@ -105,7 +105,7 @@ static PP_NOINSTR void dump_and_exit(void)
 static PP_NOINSTR void write_in_copy(int sig, long tid)
 {
 	pp__g.crash_signal = (uint32_t)sig;
-	pp__g.crash_tid = (uint64_t)tid;
+	pp__g.crash_tid = sig ? (uint64_t)tid : 0;
 	void *stack = mmap(NULL, COPY_STACK_BYTES, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ucontext_t here, there;
@@ -119,7 +119,10 @@ static PP_NOINSTR void write_in_copy(int sig, long tid)
 	dump_and_exit();
 }
 
-static PP_NOINSTR void dump_at_crash(int sig)
+/* Write the profile from a copy of this process and wait for it, bounded
+ * (also for _exit and exec, exits.c: the caller may be a signal handler or
+ * hold any lock). sig 0: no signal; the profile is not marked crashed. */
+PP_NOINSTR void pp__dump_in_copy(int sig)
 {
 	long tid = sys_gettid();
 	/* fork without glibc's fork(): that one runs atfork handlers and
@@ -134,7 +137,7 @@ static PP_NOINSTR void dump_at_crash(int sig)
 	if (pid == 0)
 		write_in_copy(sig, tid);
 	if (pid < 0) {
-		say("pathprof: no profile at the crash: could not start the process that writes it\n");
+		say("pathprof: no profile written: could not start the process that writes it\n");
 		return;
 	}
 	int st = 0;
@@ -145,8 +148,8 @@ static PP_NOINSTR void dump_at_crash(int sig)
 		if (waited >= WAIT_MS) {
 			kill((pid_t)pid, SIGKILL);
 			waitpid((pid_t)pid, &st, __WALL);
-			say("pathprof: no profile at the crash: writing it took over 20 s (a lock held "
-			    "by the crashed program?)\n");
+			say("pathprof: no profile written: writing it took over 20 s (a lock held "
+			    "by the program?)\n");
 			return;
 		}
 		sleep_ms(1);
@@ -200,7 +203,7 @@ static PP_NOINSTR void on_fatal(int sig, siginfo_t *si, void *uc)
 		 * with malloc and the symbolizer, whose locks the copy needs */
 		pp__shm_hold(2000);
 		if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
-			dump_at_crash(sig);
+			pp__dump_in_copy(sig);
 		pp__shm_release();
 		__atomic_store_n(&dumped, 1, __ATOMIC_RELEASE);
 	} else {

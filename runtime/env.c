@@ -125,6 +125,7 @@ static void init(void)
 		pp__shm_export_arm();
 	if (pp__g.crash_dump)
 		pp__crash_arm();
+	pp__exits_arm();
 	/* An explicit PATHPROF_OUT is a request for a profile even when no gate
 	 * runs (an unarmed XRay binary writes an empty one). */
 	if (pp__g.out[0])

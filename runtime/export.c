@@ -66,8 +66,8 @@ static int arena_to_shm(const char *name, int keep)
 	if (rc == 0)
 		madvise(pp__arena.base, pp__arena.size, MADV_DONTDUMP);
 	if (rc != 0) {
-		pp__warn("%s: cannot export the arena: %s; the live view is off", object,
-			 strerror(errno));
+		pp__warn("%s: cannot export the arena: %s; the live view is off, counting goes "
+			 "on in private memory", object, strerror(errno));
 		shm_unlink(object);
 		close(fd);
 		return -1;

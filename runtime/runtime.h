@@ -99,6 +99,14 @@ void pp__names_retire(uintptr_t lo, uintptr_t hi);
 
 /* Fatal signals (crash.c): write the profile before dying of them. */
 void pp__crash_arm(void);
+
+/* Write the profile from a copy of the process (crash.c): safe in a signal
+ * handler and with any lock held. sig is recorded as the crash signal (0:
+ * none). */
+void pp__dump_in_copy(int sig);
+
+/* Resolve the exec family for the interposers of exits.c. */
+void pp__exits_arm(void);
 /* Give the calling thread an alternate signal stack if it has none (a stack
  * overflow then still writes the profile); *stackp is the slab's, kept for
  * the next thread that takes the slab. */

@@ -94,6 +94,10 @@ void pp__shm_object_name(const char *name, char *buf, size_t n)
 		snprintf(buf, n, "/%s", name);
 }
 
+/* CLOCK_BOOTTIME when this image began exporting (0 before): what tells
+ * this image's segment from an earlier image's under the same pid. */
+static uint64_t boot_ns_at_export;
+
 /* An existing object may be left over from a run that crashed or was kept:
  * replace it when its writer is gone, but never a live writer's segment nor
  * something that is not a segment at all. */
@@ -107,13 +111,25 @@ static int replaceable(const char *object)
 	close(fd);
 	if (n != (ssize_t)sizeof h || memcmp(h.magic, PP__SHM_MAGIC, 8))
 		return 0;
-	if (h.pid == pp__g.pid)
-		return 0;
+	if (h.pid == pp__g.pid) {
+		/* This pid's: an earlier image of this process (exec keeps the
+		 * pid; exits.c removes the segment at an exec it sees) or this
+		 * image's own. Only the earlier image's is replaced. */
+		if (h.start_boot_ns == boot_ns_at_export)
+			return 0;
+		if (h.state != PP__SHM_EXITED)
+			pp__warn("%s: replacing the segment an earlier image of this process left "
+				 "(an exec pathprof did not see)", object);
+		return 1;
+	}
 	return h.pid == 0 || h.pid > 0x7fffffff || (kill((pid_t)h.pid, 0) != 0 && errno == ESRCH);
 }
 
 int pp__shm_create(const char *object, size_t size)
 {
+	struct timespec boot;
+	if (!boot_ns_at_export && clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
+		boot_ns_at_export = (uint64_t)boot.tv_sec * 1000000000ull + (uint64_t)boot.tv_nsec;
 	int fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST) {
 		if (!replaceable(object)) {
@@ -299,6 +315,7 @@ void pp__shm_after_fork(void)
 	nbump = nend = NULL;
 	object_name[0] = '\0';
 	namer_running = 0;
+	boot_ns_at_export = 0;
 }
 
 int pp__shm_rename(const char *name, int keep)
@@ -407,9 +424,11 @@ void pp__shm_detached(int err)
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (h)
 		__atomic_store_n(&h->state, PP__SHM_DETACHED, __ATOMIC_RELEASE);
-	pp__warn("%s: /dev/shm cannot hold more of the profile (%s); counting goes on in "
-		 "private memory, exact, and the live view stops here",
-		 object_name[0] ? object_name : "the live segment", strerror(err));
+	/* the kernel says EFAULT when a page of a full tmpfs cannot be had */
+	pp__warn("%s: /dev/shm cannot hold more of the live segment (%s); the live view stops "
+		 "here, counting goes on in private memory",
+		 object_name[0] ? object_name : "the live segment",
+		 strerror(err == EFAULT ? ENOSPC : err));
 }
 
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
@@ -431,9 +450,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
 	h->state = PP__SHM_RUNNING;
-	struct timespec boot;
-	if (clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
-		h->start_boot_ns = (uint64_t)boot.tv_sec * 1000000000ull + (uint64_t)boot.tv_nsec;
+	h->start_boot_ns = boot_ns_at_export;
 	program_name(h->program, sizeof h->program);
 	command_line(h->command, sizeof h->command);
 	memcpy(h->service, pp__g.service, sizeof h->service);
