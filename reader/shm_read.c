@@ -49,9 +49,14 @@ static int all_digits(const char *s)
 }
 
 /* The segment of a pid: glibc keeps POSIX shm objects in /dev/shm, so look
- * there for one whose header names the pid (a running one first). */
+ * there for one whose header names the pid (a running one first). -2 when
+ * none was found but the default name pathprof.PID exists and cannot be
+ * read (another user's). */
 static int find_by_pid(uint64_t pid, char *object, size_t n)
 {
+	char dflt[64];
+	int denied = 0;
+	snprintf(dflt, sizeof dflt, "pathprof.%llu", (unsigned long long)pid);
 	DIR *d = opendir("/dev/shm");
 	if (!d)
 		return -1;
@@ -61,8 +66,10 @@ static int find_by_pid(uint64_t pid, char *object, size_t n)
 		if (e->d_name[0] == '.')
 			continue;
 		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
+		if (fd < 0) {
+			denied |= errno == EACCES && !strcmp(e->d_name, dflt);
 			continue;
+		}
 		pp__shm_hdr_t h;
 		struct stat st;
 		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -75,7 +82,28 @@ static int find_by_pid(uint64_t pid, char *object, size_t n)
 		}
 	}
 	closedir(d);
-	return found ? 0 : -1;
+	return found ? 0 : denied ? -2 : -1;
+}
+
+/* Is the object one this user may trust? A segment is only as honest as
+ * whoever wrote it: another user's could claim any pid and service. Read
+ * only one's own, or, as root, one whose owner owns the process it names. */
+static int trusted(pp__shm_view_t *v, char *err, size_t errlen)
+{
+	uid_t me = geteuid();
+	if (v->is_file)
+		return 0; /* a copy the user chose to read */
+	if (v->owner != me && me != 0)
+		return fail(err, errlen, "%s: owned by uid %u, not by this user (uid %u): not read",
+			    v->object, v->owner, (unsigned)me);
+	char proc[64];
+	struct stat st;
+	snprintf(proc, sizeof proc, "/proc/%llu", (unsigned long long)v->h->pid);
+	if (stat(proc, &st) == 0 && st.st_uid != v->owner)
+		return fail(err, errlen, "%s: written by uid %u but claims process %llu of uid %u: "
+			    "not read (a forged segment?)", v->object, v->owner,
+			    (unsigned long long)v->h->pid, (unsigned)st.st_uid);
+	return 0;
 }
 
 int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen)
@@ -125,12 +153,16 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 {
 	memset(v, 0, sizeof *v);
 	v->fd = -1;
+	int found = -1;
 	int is_file = strchr(target + 1, '/') != NULL;
 	if (is_file) {
 		snprintf(v->object, sizeof v->object, "%s", target);
-	} else if (all_digits(target) && find_by_pid(strtoull(target, NULL, 10), v->object,
-						     sizeof v->object) == 0) {
+	} else if (all_digits(target) && (found = find_by_pid(strtoull(target, NULL, 10), v->object,
+							      sizeof v->object)) == 0) {
 		/* found by pid */
+	} else if (found == -2) {
+		return fail(err, errlen, "%s: the live segment of process %s belongs to another user: "
+			    "permission denied", target, target);
 	} else if (pp__shm_name_ok(target)) {
 		snprintf(v->object, sizeof v->object, "/%s", target[0] == '/' ? target + 1 : target);
 	} else {
@@ -159,6 +191,7 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 		return fail(err, errlen, "%s: cannot stat: %s", v->object, strerror(e));
 	}
 	v->size = (size_t)st.st_size;
+	v->owner = (uint32_t)st.st_uid;
 	if (is_file && !S_ISREG(st.st_mode)) {
 		pp__shm_close(v);
 		return fail(err, errlen, "%s: not a regular file", target);
@@ -177,7 +210,7 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 	}
 	v->map = m;
 	v->h = m;
-	if (pp__shm_check(v, err, errlen) != 0) {
+	if (pp__shm_check(v, err, errlen) != 0 || trusted(v, err, errlen) != 0) {
 		pp__shm_close(v);
 		return -1;
 	}
@@ -568,6 +601,7 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	st->generation = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
 	st->taken_ns = pp__realtime_ns();
 	st->pid = h->pid;
+	st->uid = v->owner;
 	st->exited = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_EXITED;
 	st->alive = !st->exited && writer_alive(h->pid, h->start_boot_ns);
 	st->crash_signal = __atomic_load_n(&h->crash_signal, __ATOMIC_ACQUIRE);

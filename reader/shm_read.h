@@ -17,6 +17,7 @@ typedef struct pp__shm_view {
 	const pp__shm_hdr_t *h;
 	char object[300];
 	int is_file;  /* opened as a file path, not a /dev/shm object */
+	uint32_t owner; /* uid owning the object */
 	int raw_keys; /* set by the caller: a key with no published name becomes
 		       * "FRONTEND:0xKEY" instead of leaving its paths out */
 } pp__shm_view_t;
@@ -24,6 +25,7 @@ typedef struct pp__shm_view {
 /* What a snapshot knows beyond the profile. */
 typedef struct pp__shm_stats {
 	uint64_t pid;
+	uint32_t uid;            /* owner of the segment (checked to own pid when alive) */
 	int alive;               /* the writer process still exists */
 	int exited;              /* it exited normally (segment kept) */
 	uint32_t crash_signal;   /* it met a fatal signal (it may still be writing its profile) */

@@ -42,7 +42,7 @@ static int arena_to_shm(const char *name, int keep)
 {
 	char object[300];
 	pp__shm_object_name(name, object, sizeof object);
-	int fd = pp__shm_create(object, pp__arena.size);
+	int fd = pp__shm_create(object, sizeof object, pp__arena.size);
 	if (fd < 0)
 		return -1;
 	size_t used = __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE);

@@ -125,8 +125,29 @@ static int replaceable(const char *object)
 	return h.pid == 0 || h.pid > 0x7fffffff || (kill((pid_t)h.pid, 0) != 0 && errno == ESRCH);
 }
 
-int pp__shm_create(const char *object, size_t size)
+/* Another user's object under our name (squatted, or a name shared across
+ * users): not ours to replace or to fail on. Its owner, or 0 when the name
+ * is free or ours. */
+static uid_t foreign_owner(const char *object)
 {
+	char path[320];
+	struct stat st;
+	snprintf(path, sizeof path, "/dev/shm%s", object);
+	if (stat(path, &st) != 0 || st.st_uid == geteuid())
+		return 0;
+	return st.st_uid ? st.st_uid : (uid_t)-1;
+}
+
+int pp__shm_create(char *object, size_t n, size_t size)
+{
+	uid_t other = foreign_owner(object);
+	if (other) {
+		char taken[300];
+		snprintf(taken, sizeof taken, "%s", object);
+		snprintf(object, n, "%.280s.u%u", taken, (unsigned)geteuid());
+		pp__warn("%s: the name is taken by another user (uid %u); exporting as %s", taken,
+			 other == (uid_t)-1 ? 0u : (unsigned)other, object);
+	}
 	struct timespec boot;
 	if (!boot_ns_at_export && clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
 		boot_ns_at_export = (uint64_t)boot.tv_sec * 1000000000ull + (uint64_t)boot.tv_nsec;

@@ -53,9 +53,11 @@ int pp__shm_name_ok(const char *s);
  * child without "%p" gets ".<pid>" appended. */
 void pp__shm_object_name(const char *name, char *buf, size_t n);
 
-/* Create the object for a segment of size bytes; a stale one (its writer is
- * gone) is replaced, a live writer's is not. fd or -1 (warned). */
-int pp__shm_create(const char *object, size_t size);
+/* Create the object (n bytes at object) for a segment of size bytes; a
+ * stale one (its writer is gone) is replaced, a live writer's is not, and a
+ * name another user holds becomes object.uUID (said once). fd or -1
+ * (warned). */
+int pp__shm_create(char *object, size_t n, size_t size);
 
 /* Fill the header of a freshly mapped arena and start serving readers: the
  * namer thread and the at-exit removal. keep: leave the object at exit. */

@@ -75,7 +75,8 @@ static void proc_labels(FILE *out, const metrics_proc_t *m)
 	const char *svc = m->prof.service && *m->prof.service ? m->prof.service : m->st.program;
 	fputs("service=\"", out);
 	put_value(out, svc, strlen(svc));
-	fprintf(out, "\",pid=\"%llu\",frontend=\"", (unsigned long long)m->st.pid);
+	fprintf(out, "\",pid=\"%llu\",uid=\"%u\",frontend=\"", (unsigned long long)m->st.pid,
+		m->st.uid);
 	const char *fe = m->prof.frontend ? m->prof.frontend : "";
 	put_value(out, fe, strlen(fe));
 	fputc('"', out);
