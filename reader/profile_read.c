@@ -3,6 +3,7 @@
  * every failure becomes one line naming the section and byte. */
 #include "input.h"
 #include "profile_impl.h"
+#include "crc32.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -287,9 +288,10 @@ static int parse(struct rd *r, pp_profile_t *p)
 	if (size < HEADER_LEN)
 		return fail(r, "truncated in the header at byte %zu", size);
 	uint32_t version = le32(b + 8), hlen = le32(b + 12);
-	if (version != PP_PROFILE_VERSION)
-		return fail(r, "written by format %u; this pathprof reads format %u", version,
-			    PP_PROFILE_VERSION);
+	if (version < PP_PROFILE_VERSION_OLDEST || version > PP_PROFILE_VERSION)
+		return fail(r, "written by format %u; this pathprof reads formats %u to %u", version,
+			    PP_PROFILE_VERSION_OLDEST, PP_PROFILE_VERSION);
+	size_t crc_len = version >= 3 ? 4 : 0; /* after each section */
 	if (hlen < HEADER_LEN)
 		return fail(r, "corrupt header: header length %u is below %u", hlen, HEADER_LEN);
 	if (hlen > size)
@@ -316,6 +318,15 @@ static int parse(struct rd *r, pp_profile_t *p)
 		r->sec_at = pos;
 		r->pos = start;
 		r->end = start + (size_t)len;
+		if (crc_len) {
+			if (size - r->end < crc_len)
+				return fail(r, "truncated in the checksum of section %s at byte %zu", name,
+					    r->end);
+			uint32_t want = le32(b + r->end), got = pp__crc32(b + pos, r->end - pos, 0);
+			if (want != got)
+				return fail(r, "corrupt section %s at byte %zu: checksum %08x, its bytes give "
+					    "%08x", name, pos, want, got);
+		}
 		int *seen = type == SEC_META ? &seen_meta : type == SEC_NAMES ? &seen_names
 			  : type == SEC_PATHS ? &seen_paths : type == SEC_NODES ? &seen_nodes
 			  : type == SEC_CRASH ? &seen_crash
@@ -372,8 +383,9 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (len)
 				return fail(r, "corrupt section END at byte %zu: it has %llu payload bytes", pos,
 					    (unsigned long long)len);
-			if (r->end != size)
-				return fail(r, "corrupt file: %zu bytes after the END section", size - r->end);
+			if (r->end + crc_len != size)
+				return fail(r, "corrupt file: %zu bytes after the END section",
+					    size - r->end - crc_len);
 			if (!seen_meta || !seen_names || !seen_paths || !seen_nodes)
 				return fail(r, "corrupt file: section %s is missing",
 					    !seen_meta ? "META" : !seen_names ? "NAMES" : !seen_paths ? "PATHS" : "NODES");
@@ -389,8 +401,44 @@ static int parse(struct rd *r, pp_profile_t *p)
 		if (r->pos != r->end)
 			return fail(r, "corrupt section %s at byte %zu: %zu bytes left after its last field", name, pos,
 				    r->end - r->pos);
-		pos = r->end;
+		pos = r->end + crc_len;
 	}
+}
+
+/* What every profile a pathprof wrote satisfies, whatever it measured: a
+ * file that breaks one was changed after it was written (a checksum
+ * recomputed, or format 2 without them), and its numbers would be read as
+ * true. Leaf returns seen are the recorded ones plus the dropped ones (a
+ * recovered profile may also have seen returns on paths it could not name);
+ * the run does not end before it starts; the gated time fits in the run on
+ * every thread (with 1 % for the clocks' disagreement). */
+static int invariants(const pp_profile_t *p, char *msg, size_t len)
+{
+	uint64_t sum = p->drops_table;
+	for (uint32_t i = 0; i < p->npaths; i++)
+		sum += p->paths[i].count;
+	if (p->recovered ? p->records < sum : p->records != sum) {
+		snprintf(msg, len, "%llu leaf returns seen, but the paths count %llu and %llu were "
+			 "dropped", (unsigned long long)p->records,
+			 (unsigned long long)(sum - p->drops_table), (unsigned long long)p->drops_table);
+		return -1;
+	}
+	if (p->start_ns && p->end_ns && p->end_ns < p->start_ns) {
+		snprintf(msg, len, "the run ends (%llu) before it starts (%llu)",
+			 (unsigned long long)p->end_ns, (unsigned long long)p->start_ns);
+		return -1;
+	}
+	if (p->ticks_per_ns > 0 && p->start_ns && p->end_ns) {
+		double gated = pp__ticks_ns(p, pp__profile_gated_ticks(p));
+		double room = (double)(p->end_ns - p->start_ns) * (double)(p->threads ? p->threads : 1);
+		if (gated > room * 1.01 + 1e6) {
+			snprintf(msg, len, "gated time %.0f ns exceeds the run (%llu ns) on %llu thread(s)",
+				 gated, (unsigned long long)(p->end_ns - p->start_ns),
+				 (unsigned long long)p->threads);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen)
@@ -407,7 +455,8 @@ int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen
 		const char **scratch = malloc(MAX_DEPTH * sizeof *scratch);
 		if (!scratch)
 			fail(&r, "out of memory");
-		else if (pp__profile_check(p, 1, scratch, msg, sizeof msg))
+		else if (pp__profile_check(p, 1, scratch, msg, sizeof msg) ||
+			 invariants(p, msg, sizeof msg))
 			fail(&r, "corrupt profile: %s", msg);
 		free(scratch);
 	}

@@ -13,6 +13,7 @@
 
 #include "input.h"
 #include "trace.h"
+#include "crc32.h"
 
 static uint32_t get_u32(const uint8_t *p)
 {
@@ -259,6 +260,16 @@ static int chunk_ok(const pp_trace_t *tr, uint64_t o, uint32_t *len)
 	return 1;
 }
 
+/* Is the chunk at h (payload len) a byte copy of process chunk seq? */
+static int same_chunk(const pp_trace_t *tr, const uint64_t *at, uint32_t n, uint64_t seq,
+		      const uint8_t *h, uint32_t len)
+{
+	if (seq >= n)
+		return 0;
+	const uint8_t *first = tr->buf + at[seq];
+	return get_u32(first + 4) == len && !memcmp(first, h, PP_CHUNK_HEADER + len);
+}
+
 static int by_seq(const void *a, const void *b)
 {
 	uint64_t x = ((const pp_trace_chunk_t *)a)->seq, y = ((const pp_trace_chunk_t *)b)->seq;
@@ -327,6 +338,11 @@ static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	uint64_t o = hlen, proc_seq = 0, close_deficit = 0;
+	/* where each process chunk was, by sequence, to tell a copied chunk
+	 * (dropped) from another writer's chunk of the same number (refused by
+	 * the caller) */
+	uint64_t *proc_at = NULL;
+	uint32_t nproc = 0, cap_proc = 0;
 	while (o < tr->size) {
 		uint32_t len;
 		if (!chunk_ok(tr, o, &len)) {
@@ -349,6 +365,19 @@ static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 		const uint8_t *data = h + PP_CHUNK_HEADER;
 		if (stream == 0) {
 			uint64_t seq = get_u64(h + 16);
+			if (seq < proc_seq && same_chunk(tr, proc_at, nproc, seq, h, len)) {
+				/* a copy of a chunk already read: dropped */
+				tr->duplicates++;
+				o += PP_CHUNK_HEADER + len;
+				continue;
+			}
+			if (seq == nproc) {
+				uint64_t *g = grow(proc_at, &cap_proc, nproc, sizeof *g);
+				if (!g)
+					goto oom;
+				proc_at = g;
+				proc_at[nproc++] = o;
+			}
 			if (seq > proc_seq)
 				tr->chunks_missing += seq - proc_seq;
 			proc_seq = seq + 1;
@@ -373,6 +402,18 @@ static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 		pp_trace_thread_t *t = &tr->threads[i];
 		if (t->nchunks)
 			qsort(t->chunks, t->nchunks, sizeof *t->chunks, by_seq);
+		/* a (stream, sequence) seen twice is a copied chunk (a file
+		 * spliced or appended to itself): the first is kept */
+		uint32_t w = 0;
+		for (uint32_t j = 0; j < t->nchunks; j++) {
+			if (w && t->chunks[j].seq == t->chunks[w - 1].seq) {
+				t->duplicates++;
+				continue;
+			}
+			t->chunks[w++] = t->chunks[j];
+		}
+		t->nchunks = w;
+		tr->duplicates += t->duplicates;
 		uint64_t want = 0;
 		for (uint32_t j = 0; j < t->nchunks; j++) {
 			if (t->chunks[j].seq > want)
@@ -386,8 +427,10 @@ static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 		tr->chunks_missing = close_deficit;
 	if (tr->nthreads)
 		qsort(tr->threads, tr->nthreads, sizeof *tr->threads, by_stream);
-	return tr->bytes_lost || tr->chunks_missing || !tr->closed ? 1 : 0;
+	free(proc_at);
+	return tr->bytes_lost || tr->chunks_missing || tr->duplicates || !tr->closed ? 1 : 0;
 oom:
+	free(proc_at);
 	snprintf(err, errlen, "%s: out of memory", path);
 	return -1;
 }

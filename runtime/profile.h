@@ -11,8 +11,11 @@
 
 #define PP_PROFILE_MAGIC "PATHPROF"
 /* 2: calling-context nodes time each gate once (inclusive, self); paths
- * carry counts only. Version 1 (per-path segments) is refused. */
-#define PP_PROFILE_VERSION 2u
+ * carry counts only. 3: a CRC-32 after every section (#27: flipped bits
+ * were read as other counts). Version 2 is still read; version 1
+ * (per-path segments) is refused. */
+#define PP_PROFILE_VERSION 3u
+#define PP_PROFILE_VERSION_OLDEST 2u
 
 typedef struct pp_name {
 	char *name; /* function or gate name, demangled */

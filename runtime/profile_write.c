@@ -2,6 +2,7 @@
  * (docs/file-format.md), replacing a regular file atomically so a crash never
  * leaves half a profile under its final name. */
 #include "profile_impl.h"
+#include "crc32.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,11 +19,14 @@ struct out {
 	FILE *f;
 	uint64_t n;
 	int err;
+	uint32_t crc; /* of the section being written */
 };
 
 static void put(struct out *o, const void *b, size_t n)
 {
 	o->n += n;
+	if (o->f && n)
+		o->crc = pp__crc32(b, n, o->crc);
 	if (o->f && !o->err && n && fwrite(b, 1, n, o->f) != n)
 		o->err = errno ? errno : EIO;
 }
@@ -183,11 +187,14 @@ static void section(struct out *o, uint32_t type, uint32_t flags,
 		o->err = size.err;
 		return;
 	}
+	o->crc = 0;
 	put_u32(o, type);
 	put_u32(o, flags);
 	put_u64(o, size.n);
 	if (body)
 		body(o, w);
+	/* the section's checksum: its header and payload (version 3) */
+	put_u32(o, o->crc);
 }
 
 static void write_all(struct out *o, const struct wctx *w)

@@ -26,6 +26,7 @@
 #include "slab.h"
 #include "thread_state.h"
 #include "trace.h"
+#include "crc32.h"
 
 /* 64 KiB a thread: ~20000 events between writes at ~3 bytes an event. */
 #define BUF_BYTES (64u * 1024u)
@@ -66,29 +67,6 @@ static uint32_t nids;             /* ids handed out, under lock */
 static pthread_mutex_t res_lock = PTHREAD_MUTEX_INITIALIZER; /* live_res */
 static pthread_key_t gone_key;
 static int gone_key_ok;
-
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
-uint32_t pp__crc32(const void *p, size_t n, uint32_t crc)
-{
-	pthread_once(&crc_once, crc_init);
-	const uint8_t *b = p;
-	crc = ~crc;
-	while (n--)
-		crc = crc_table[(crc ^ *b++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
 
 static void put_u32(uint8_t *p, uint32_t v)
 {

@@ -48,7 +48,6 @@ enum pp_trace_op {
 	PP_EV_PROCESS = 20, /* service, host, build id of a profile dumped live */
 };
 
-uint32_t pp__crc32(const void *p, size_t n, uint32_t crc);
 
 /* --- recorder hooks (trace.c) --- */
 
@@ -124,6 +123,7 @@ typedef struct pp_trace_thread {
 	uint32_t nchunks, cap;
 	pp_trace_chunk_t *chunks; /* sorted by sequence */
 	uint64_t missing;         /* chunks absent from the sequence */
+	uint64_t duplicates;      /* chunks whose sequence number came again: dropped */
 } pp_trace_thread_t;
 
 /* One stretch of the file that could not be used. */
@@ -149,6 +149,7 @@ typedef struct pp_trace {
 	uint32_t nthreads, cap_threads;
 	pp_trace_thread_t *threads; /* by stream */
 	int closed; /* the end record was found */
+	uint64_t duplicates; /* chunks dropped: their (stream, sequence) came before */
 	uint64_t chunks_ok, bytes_lost, chunks_missing;
 	uint32_t ndamage, cap_damage;
 	pp_trace_damage_t *damage;

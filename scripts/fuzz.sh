@@ -28,8 +28,8 @@ exes=""
 for t in $targets; do
 	exes="$exes tests/fuzz/fuzz-$t"
 done
-# shellcheck disable=SC2086
-ninja -C "$build" $exes >"$build.build.log" 2>&1 ||
+# shellcheck disable=SC2086 # the seeds of profile, trace and shm come from this build's writers
+ninja -C "$build" $exes tests/fuzz/seeds.stamp >"$build.build.log" 2>&1 ||
 	{ grep -E -A12 '^FAILED' "$build.build.log" | head -60; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
@@ -37,6 +37,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 failed=""
 for t in $targets; do
 	corpus=$build/corpus/$t crashes=$build/crashes/$t
+	seeds=$root/tests/fuzz/seeds/$t
+	[ -d "$build/tests/fuzz/seeds/$t" ] && seeds=$build/tests/fuzz/seeds/$t
 	mkdir -p "$corpus" "$crashes"
 	log=$build/fuzz-$t.log
 	echo "== fuzz $t: ${secs}s"
@@ -45,7 +47,9 @@ for t in $targets; do
 	# shellcheck disable=SC2086
 	if "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" -close_fd_mask=3 \
 		-artifact_prefix="$crashes/" -print_final_stats=1 ${PP_FUZZ_FLAGS:-} \
-		"$corpus" "$root/tests/fuzz/seeds/$t" >"$log" 2>&1; then
+		"$corpus" "$seeds" >"$log" 2>&1; then
+		# coverage: edges the seeds reach (INITED), and at the end (DONE)
+		grep -E '#[0-9]+[[:space:]]+(INITED|DONE) ' "$log" | sed 's/^/  /'
 		grep -E '^stat::number_of_executed_units|^Done' "$log" | tail -1
 	else
 		failed="$failed $t"

@@ -338,11 +338,20 @@ static void report_loss(const replay_t *r)
 			  (unsigned long long)tr->damage[i].offset,
 			  (unsigned long long)(tr->damage[i].offset + tr->damage[i].length - 1),
 			  (unsigned long long)tr->damage[i].length, tr->damage[i].what);
-	for (uint32_t i = 0; i < tr->nthreads; i++)
+	for (uint32_t i = 0; i < tr->nthreads; i++) {
 		if (tr->threads[i].missing)
 			cli_error("%s: thread %llu: %llu chunk(s) missing from its sequence", r->path,
 				  (unsigned long long)tr->threads[i].stream,
 				  (unsigned long long)tr->threads[i].missing);
+		if (tr->threads[i].duplicates)
+			cli_error("%s: thread %llu: %llu chunk(s) repeat an earlier chunk's sequence "
+				  "number: dropped", r->path,
+				  (unsigned long long)tr->threads[i].stream,
+				  (unsigned long long)tr->threads[i].duplicates);
+	}
+	if (tr->duplicates > 0 && !tr->nthreads)
+		cli_error("%s: %llu duplicated chunk(s) dropped", r->path,
+			  (unsigned long long)tr->duplicates);
 	if (!tr->closed)
 		cli_error("%s: no end-of-trace record (the process did not exit normally, or the "
 			  "file was cut): each thread's last chunk may be missing",

@@ -1,11 +1,12 @@
 /* Writes the seed profiles of the profile and CLI fuzz targets into a
  * directory: the sample profile untimed and timed, an empty one, and one that
  * carries an optional section this reader does not know (it must be skipped).
- * Run when the file format changes: mkseeds tests/fuzz/seeds/profile */
+ * The build runs it (mkseeds.sh) into its own seeds/profile. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc32.h"
 #include "fuzz.h"
 
 static void write_profile(const pp_profile_t *p, const char *dir, const char *name)
@@ -16,8 +17,8 @@ static void write_profile(const pp_profile_t *p, const char *dir, const char *na
 		fz_fail("%s", err);
 }
 
-/* Splice an optional section of type 99 in front of the END section, which
- * is the last 16 bytes of a file. */
+/* Splice an optional section of type 99, with its checksum, in front of the
+ * END section, which is the last 20 bytes of a file (header and checksum). */
 static void add_unknown_section(const char *dir, const char *from, const char *to)
 {
 	char in[4096], out[4096];
@@ -29,12 +30,15 @@ static void add_unknown_section(const char *dir, const char *from, const char *t
 	static unsigned char buf[1 << 16];
 	size_t n = fread(buf, 1, sizeof buf, f);
 	fclose(f);
-	if (n < 32 || n == sizeof buf)
+	if (n < 36 || n == sizeof buf)
 		fz_fail("%s: unexpected size %zu", in, n);
-	static const unsigned char sec[] = { 99, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 'x', 'y', 'z' };
+	unsigned char sec[23] = { 99, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 'x', 'y', 'z' };
+	uint32_t crc = pp__crc32(sec, 19, 0);
+	for (int i = 0; i < 4; i++)
+		sec[19 + i] = (unsigned char)(crc >> (8 * i));
 	f = fopen(out, "wb");
-	if (!f || fwrite(buf, 1, n - 16, f) != n - 16 || fwrite(sec, 1, sizeof sec, f) != sizeof sec ||
-	    fwrite(buf + n - 16, 1, 16, f) != 16 || fclose(f))
+	if (!f || fwrite(buf, 1, n - 20, f) != n - 20 || fwrite(sec, 1, sizeof sec, f) != sizeof sec ||
+	    fwrite(buf + n - 20, 1, 20, f) != 20 || fclose(f))
 		fz_fail("cannot write %s", out);
 }
 

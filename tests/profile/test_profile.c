@@ -2,6 +2,7 @@
  * stable path id, and the reader's refusal of damaged files (every truncation,
  * corrupted lengths, indices and counts), each with one line naming the file.
  * Built under ASan/UBSan, so "fails cleanly" also means "no bad access". */
+#include "crc32.h"
 #include "profile.h"
 #include "testprof.h"
 #include "../hist/check.h"
@@ -70,9 +71,28 @@ static size_t find_section(const uint8_t *b, size_t n, uint32_t type)
 		uint64_t len = get32(b + pos + 8) | (uint64_t)get32(b + pos + 12) << 32;
 		if (get32(b + pos) == type)
 			return pos;
-		pos += 16 + (size_t)len;
+		pos += 16 + (size_t)len + 4; /* header, payload, checksum */
 	}
 	return 0;
+}
+
+/* Recompute every section's checksum after an edit, as far as the sections
+ * can be walked, so that a test reaches the check it is about. */
+static void reseal(uint8_t *b, size_t n)
+{
+	if (n < 16)
+		return;
+	size_t pos = get32(b + 12);
+	while (pos <= n && n - pos >= 16) {
+		uint64_t len = get32(b + pos + 8) | (uint64_t)get32(b + pos + 12) << 32;
+		if (len > n - pos - 16 || n - pos - 16 - len < 4)
+			return;
+		size_t end = pos + 16 + (size_t)len;
+		uint32_t crc = pp__crc32(b + pos, end - pos, 0);
+		for (int i = 0; i < 4; i++)
+			b[end + i] = (uint8_t)(crc >> (8 * i));
+		pos = end + 4;
+	}
 }
 
 /* ---- the reference profile ---- */
@@ -106,7 +126,7 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 	tp_init(p, "raii", "./prog --flag 'x y'");
 	p->pid = 4242;
 	p->start_ns = 1700000000123456789ull;
-	p->end_ns = 1700000001987654321ull;
+	p->end_ns = 1700500001987654321ull; /* long enough for the deep path's times */
 	p->ticks_per_ns = 2.994512345;
 	p->timing = 2;
 	p->sample_n = 7;
@@ -131,6 +151,10 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 		free(segs);
 	}
 	free(deep_names);
+	/* what the reader checks: seen = recorded + dropped */
+	p->records = p->drops_table;
+	for (uint32_t i = 0; i < p->npaths; i++)
+		p->records += p->paths[i].count;
 }
 
 static void same_seg(const pp_seg_t *a, const pp_seg_t *b)
@@ -259,10 +283,10 @@ static void test_round_trip(void)
 	/* the header, byte for byte */
 	size_t n;
 	uint8_t *b = get_file(f, &n);
-	static const uint8_t head[] = { 'P', 'A', 'T', 'H', 'P', 'R', 'O', 'F', 2, 0, 0, 0, 16, 0, 0, 0,
+	static const uint8_t head[] = { 'P', 'A', 'T', 'H', 'P', 'R', 'O', 'F', 3, 0, 0, 0, 16, 0, 0, 0,
 					1, 0, 0, 0, 1, 0, 0, 0 };
 	CHECK(n > sizeof head && !memcmp(b, head, sizeof head), "header bytes");
-	CHECK(find_section(b, n, 4) == n - 16, "END is the last 16 bytes");
+	CHECK(find_section(b, n, 4) == n - 20, "END and its checksum are the last 20 bytes");
 	free(b);
 
 	/* rewriting replaces the file; a wrong in-memory id is written correctly */
@@ -278,7 +302,7 @@ static void test_round_trip(void)
 	memset(&p, 0, sizeof p);
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write empty: %s", msg);
 	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "read empty: %s", msg);
-	CHECK(q.version == 2 && q.npaths == 0 && q.nnodes == 0 && q.nnames == 0 && !strcmp(q.frontend, ""), "empty");
+	CHECK(q.version == 3 && q.npaths == 0 && q.nnodes == 0 && q.nnames == 0 && !strcmp(q.frontend, ""), "empty");
 	pp__profile_free(&q);
 	make_profile(&p, 4096);
 	CHECK(pp__profile_write(&p, f, msg, sizeof msg) == 0, "write deep: %s", msg);
@@ -342,15 +366,22 @@ static void expect_fail_at(int at, const char *f, const char *want)
 }
 #define expect_fail(f, want) expect_fail_at(__LINE__, f, want)
 
-/* Write bytes b (with one patch applied by the caller) and expect failure. */
-static void expect_bytes_fail_at(int at, const uint8_t *b, size_t n, const char *want)
+/* Write bytes b (with one patch applied by the caller, the checksums made
+ * right again unless raw) and expect failure. */
+static void expect_bytes_fail_at(int at, const uint8_t *b, size_t n, const char *want, int raw)
 {
 	char *f = path_in_dir("bad.pathprof");
-	put_file(f, b, n);
+	uint8_t *c = malloc(n ? n : 1);
+	memcpy(c, b, n);
+	if (!raw)
+		reseal(c, n);
+	put_file(f, c, n);
+	free(c);
 	expect_fail_at(at, f, want);
 	unlink(f);
 }
-#define expect_bytes_fail(b, n, want) expect_bytes_fail_at(__LINE__, b, n, want)
+#define expect_bytes_fail(b, n, want) expect_bytes_fail_at(__LINE__, b, n, want, 0)
+#define expect_raw_fail(b, n, want) expect_bytes_fail_at(__LINE__, b, n, want, 1)
 
 static void test_bad_files(void)
 {
@@ -387,12 +418,41 @@ static void test_bad_files(void)
 	expect_bytes_fail((const uint8_t *)"PATHPROX", 8, "bad magic");
 	expect_bytes_fail((const uint8_t *)"hello world, not a profile\n", 27, "bad magic");
 	memcpy(c, b, n);
-	set32(c + 8, 3);
-	expect_bytes_fail(c, n, "written by format 3; this pathprof reads format 2");
+	set32(c + 8, 4);
+	expect_bytes_fail(c, n, "written by format 4; this pathprof reads formats 2 to 3");
 	set32(c + 8, 1); /* the per-segment model of format 1 */
-	expect_bytes_fail(c, n, "written by format 1; this pathprof reads format 2");
+	expect_bytes_fail(c, n, "written by format 1; this pathprof reads formats 2 to 3");
 	set32(c + 8, 0);
-	expect_bytes_fail(c, n, "written by format 0; this pathprof reads format 2");
+	expect_bytes_fail(c, n, "written by format 0; this pathprof reads formats 2 to 3");
+
+	/* checksums: a changed byte anywhere in a section is named */
+	memcpy(c, b, n);
+	c[find_section(b, n, 3) + 30] ^= 0x10;
+	expect_raw_fail(c, n, "corrupt section PATHS at byte");
+	expect_raw_fail(c, n, "checksum");
+	memcpy(c, b, n);
+	c[n - 1] ^= 1; /* END's own checksum */
+	expect_raw_fail(c, n, "corrupt section END");
+	/* format 2 (no checksums) still reads: the same file with them cut */
+	{
+		size_t m = 16, pos = 16;
+		while (pos < n) {
+			uint64_t len = get32(b + pos + 8) | (uint64_t)get32(b + pos + 12) << 32;
+			memcpy(c + m, b + pos, 16 + (size_t)len);
+			m += 16 + (size_t)len;
+			pos += 16 + (size_t)len + 4;
+		}
+		memcpy(c, b, 16);
+		set32(c + 8, 2);
+		char *f2 = path_in_dir("v2.pathprof");
+		put_file(f2, c, m);
+		pp_profile_t v2;
+		CHECK(pp__profile_read(&v2, f2, msg, sizeof msg) == 0, "format 2: %s", msg);
+		CHECK(v2.version == 2 && v2.npaths == 4, "format 2: version %u, %u paths", v2.version,
+		      v2.npaths);
+		pp__profile_free(&v2);
+		unlink(f2);
+	}
 	memcpy(c, b, n);
 	set32(c + 12, 8);
 	expect_bytes_fail(c, n, "header length 8 is below 16");
@@ -481,11 +541,11 @@ static void test_bad_files(void)
 	memcpy(c + n, "junk", 4);
 	expect_bytes_fail(c, n + 4, "4 bytes after the END section");
 	memcpy(c, b, n);
-	set32(c + n - 16, 77); /* END turned into an unknown required section */
+	set32(c + n - 20, 77); /* END turned into an unknown required section */
 	expect_bytes_fail(c, n, "section type 77 at byte");
 	memcpy(c, b, n);
-	set32(c + n - 12, 0); /* unknown and optional: skipped, then END is missing */
-	set32(c + n - 16, 77);
+	set32(c + n - 16, 0); /* unknown and optional: skipped, then END is missing */
+	set32(c + n - 20, 77);
 	expect_bytes_fail(c, n, "truncated at byte");
 	memcpy(c, b, paths);
 	memcpy(c + paths, b + meta, names - meta); /* a second META */
@@ -494,23 +554,25 @@ static void test_bad_files(void)
 	memcpy(c + meta, b + paths, n - paths); /* PATHS without NAMES or META */
 	expect_bytes_fail(c, meta + n - paths, "section PATHS at byte 16 comes before NAMES");
 	memcpy(c, b, names);
-	memcpy(c + names, b + n - 16, 16); /* META then END */
-	expect_bytes_fail(c, names + 16, "section NAMES is missing");
+	memcpy(c + names, b + n - 20, 20); /* META then END */
+	expect_bytes_fail(c, names + 20, "section NAMES is missing");
 
 	/* an unknown optional section is skipped, forward compatibly */
-	memcpy(c, b, n - 16);
-	set32(c + n - 16, 99);
-	set32(c + n - 12, 0);
-	set64(c + n - 8, 5);
-	memcpy(c + n, "extra", 5);
-	memcpy(c + n + 5, b + n - 16, 16);
+	memcpy(c, b, n - 20);
+	set32(c + n - 20, 99);
+	set32(c + n - 16, 0);
+	set64(c + n - 12, 5);
+	memcpy(c + n - 4, "extra", 5);
+	memcpy(c + n + 5, b + n - 20, 20);
+	reseal(c, n + 25);
 	f = path_in_dir("ext.pathprof");
-	put_file(f, c, n + 21);
+	put_file(f, c, n + 25);
 	CHECK(pp__profile_read(&q, f, msg, sizeof msg) == 0, "optional section: %s", msg);
 	pp__profile_free(&q);
 	unlink(f);
 
-	/* every single-byte corruption either reads or fails with a message */
+	/* every single-byte corruption fails, with one line naming the file:
+	 * the header is checked field by field, every section by its checksum */
 	f = path_in_dir("flip.pathprof");
 	static const uint8_t flips[] = { 0x01, 0x80, 0xff };
 	for (size_t i = 0; i < n; i++) {
@@ -520,6 +582,7 @@ static void test_bad_files(void)
 			put_file(f, c, n);
 			msg[0] = 0;
 			int rc = pp__profile_read(&q, f, msg, sizeof msg);
+			CHECK(rc == -1, "byte %zu ^ %02x was accepted", i, flips[j]);
 			if (rc == 0)
 				pp__profile_free(&q);
 			else

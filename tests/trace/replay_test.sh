@@ -137,6 +137,23 @@ for o in 200 5000 9000 20000; do
 	grep -q "damaged, skipped" "$dir/err" || fail "flip at $o: damage not reported: $(cat "$dir/err")"
 done
 
+# A thread chunk copied to the end of the file (a trace appended to
+# itself, a copy gone wrong): dropped with one line, counts unchanged.
+line=$("$pp" replay --chunks "$dir/on.trace" | grep -v '^#' | awk '$2 != 0' | head -1)
+off=${line%% *} rest=${line#* }
+stream=${rest%% *} rest=${rest#* } rest=${rest#* }
+len=${rest%% *}
+cp "$dir/on.trace" "$dir/dup.trace"
+tail -c +$((off + 1)) "$dir/on.trace" | head -c $((32 + len)) >>"$dir/dup.trace"
+"$pp" replay "$dir/dup.trace" -o "$dir/dup.out" >/dev/null 2>"$dir/err"
+st=$?
+[ "$st" = 3 ] || fail "duplicated chunk: exit $st: $(cat "$dir/err")"
+grep -q "thread $stream: 1 chunk(s) repeat an earlier chunk's sequence number: dropped" "$dir/err" ||
+	fail "duplicated chunk: not said: $(cat "$dir/err")"
+"$pp" replay "$dir/on.trace" -o "$dir/undup.out" >/dev/null 2>&1
+[ "$("$pp" report --format paths "$dir/dup.out")" = "$("$pp" report --format paths "$dir/undup.out")" ] ||
+	fail "duplicated chunk: counts changed"
+
 # Two processes recording to one name at once: the first holds the file, the
 # second records to NAME.<pid> (one line on stderr); each trace replays to
 # its own process's profile exactly.
