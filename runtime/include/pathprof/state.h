@@ -84,6 +84,16 @@ typedef struct pp__slot {
  * enter and leave each pay exactly one predictable branch for all of them.
  * The entry compares with elimit instead, which is limit but for a root
  * selection, when only entries must go out of line. */
+/* The ABI of what the inline gate compiles into a program: this thread
+ * state's layout, pp__mix, the frame and slot shapes. Bump PP_ABI whenever
+ * one of them changes. The thread state's symbol carries it, so an object
+ * compiled against another version's headers fails to link ("undefined
+ * reference to pp__tls_abi3") instead of running silently wrong (#27). */
+#define PP_ABI 4
+#define PP__ABI_SYM2(v) pp__tls_abi##v
+#define PP__ABI_SYM(v) PP__ABI_SYM2(v)
+#define pp__tls PP__ABI_SYM(PP_ABI)
+
 typedef struct pp__tls {
 	uint64_t hash;
 	uint32_t dstate;
