@@ -405,42 +405,6 @@ static int parse(struct rd *r, pp_profile_t *p)
 	}
 }
 
-/* What every profile a pathprof wrote satisfies, whatever it measured: a
- * file that breaks one was changed after it was written (a checksum
- * recomputed, or format 2 without them), and its numbers would be read as
- * true. Leaf returns seen are the recorded ones plus the dropped ones (a
- * recovered profile may also have seen returns on paths it could not name);
- * the run does not end before it starts; the gated time fits in the run on
- * every thread (with 1 % for the clocks' disagreement). */
-static int invariants(const pp_profile_t *p, char *msg, size_t len)
-{
-	uint64_t sum = p->drops_table;
-	for (uint32_t i = 0; i < p->npaths; i++)
-		sum += p->paths[i].count;
-	if (p->recovered ? p->records < sum : p->records != sum) {
-		snprintf(msg, len, "%llu leaf returns seen, but the paths count %llu and %llu were "
-			 "dropped", (unsigned long long)p->records,
-			 (unsigned long long)(sum - p->drops_table), (unsigned long long)p->drops_table);
-		return -1;
-	}
-	if (p->start_ns && p->end_ns && p->end_ns < p->start_ns) {
-		snprintf(msg, len, "the run ends (%llu) before it starts (%llu)",
-			 (unsigned long long)p->end_ns, (unsigned long long)p->start_ns);
-		return -1;
-	}
-	if (p->ticks_per_ns > 0 && p->start_ns && p->end_ns) {
-		double gated = pp__ticks_ns(p, pp__profile_gated_ticks(p));
-		double room = (double)(p->end_ns - p->start_ns) * (double)(p->threads ? p->threads : 1);
-		if (gated > room * 1.01 + 1e6) {
-			snprintf(msg, len, "gated time %.0f ns exceeds the run (%llu ns) on %llu thread(s)",
-				 gated, (unsigned long long)(p->end_ns - p->start_ns),
-				 (unsigned long long)p->threads);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
@@ -455,8 +419,7 @@ int pp__profile_read(pp_profile_t *p, const char *path, char *err, size_t errlen
 		const char **scratch = malloc(MAX_DEPTH * sizeof *scratch);
 		if (!scratch)
 			fail(&r, "out of memory");
-		else if (pp__profile_check(p, 1, scratch, msg, sizeof msg) ||
-			 invariants(p, msg, sizeof msg))
+		else if (pp__profile_check(p, 1, scratch, msg, sizeof msg))
 			fail(&r, "corrupt profile: %s", msg);
 		free(scratch);
 	}

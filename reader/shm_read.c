@@ -20,13 +20,14 @@
 #include <unistd.h>
 
 #include "map.h"
+#include "profile_impl.h"
 #include "profile_merge.h"
 #include "runtime.h"
 #include "shm.h"
 #include "shm_read.h"
 #include "slab.h"
 
-#define MAX_DEPTH 65536u
+#define SHM_MAX_DEPTH 65536u
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
 						       ...)
@@ -478,7 +479,7 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 	 * in its size. */
 	uint64_t nslabs = 0, npaths = 0, walked = 0;
 	uint32_t cap = 0, cap_nodes = 0;
-	uint32_t *names = malloc(MAX_DEPTH * sizeof *names);
+	uint32_t *names = malloc(SHM_MAX_DEPTH * sizeof *names);
 	if (!names)
 		return fail(w->err, w->errlen, "out of memory");
 	int rc = 0;
@@ -508,7 +509,7 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 				break;
 			}
 			uint32_t depth = p ? p->depth : 0;
-			if (!p || depth == 0 || depth > MAX_DEPTH ||
+			if (!p || depth == 0 || depth > SHM_MAX_DEPTH ||
 			    !at_ptr(w, pp, sizeof *p + (uint64_t)depth * sizeof(uint64_t))) {
 				rc = fail(w->err, w->errlen, "%s: path at %#llx %s", w->v->object,
 					  (unsigned long long)pp,
@@ -642,8 +643,14 @@ int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *
 	/* Slabs can hold the same path: their sum can still be refused. */
 	char why[256];
 	rc = pp__profile_merge(p, &raw, why, sizeof why);
-	if (rc != 0)
+	if (rc != 0) {
 		fail(err, errlen, "%s: %s", v->object, why);
+	} else {
+		/* what the writer would refuse to save is a damaged segment */
+		rc = pp__profile_invariants(p, why, sizeof why);
+		if (rc != 0)
+			fail(err, errlen, "%s: damaged segment: %s", v->object, why);
+	}
 out:
 	sigaction(SIGBUS, &old, NULL);
 	pp__map_free(&by_key);

@@ -272,6 +272,44 @@ static int check_offcpu(const pp_profile_t *p, int check_ids, const char **scrat
 	return 0;
 }
 
+/* What every profile a pathprof wrote satisfies, whatever it measured: a
+ * file that breaks one was changed after it was written (a checksum
+ * recomputed, or format 2 without them), and its numbers would be read as
+ * true. Leaf returns seen are at least the recorded ones plus the dropped
+ * ones (a live snapshot also saw returns on paths it could not name yet);
+ * the run does not end before it starts; the gated time fits in the run on
+ * every thread (with 1 % for the clocks' disagreement; not checked for a
+ * recovered profile, whose end is the writer's last sign of life). Writer
+ * and readers share these (#27). */
+int pp__profile_invariants(const pp_profile_t *p, char *msg, size_t len)
+{
+	uint64_t sum = p->drops_table;
+	for (uint32_t i = 0; i < p->npaths; i++)
+		sum += p->paths[i].count;
+	if (p->records < sum) {
+		snprintf(msg, len, "%llu leaf returns seen, but the paths count %llu and %llu were "
+			 "dropped", (unsigned long long)p->records,
+			 (unsigned long long)(sum - p->drops_table), (unsigned long long)p->drops_table);
+		return -1;
+	}
+	if (p->start_ns && p->end_ns && p->end_ns < p->start_ns) {
+		snprintf(msg, len, "the run ends (%llu) before it starts (%llu)",
+			 (unsigned long long)p->end_ns, (unsigned long long)p->start_ns);
+		return -1;
+	}
+	if (p->ticks_per_ns > 0 && p->start_ns && p->end_ns && !p->recovered) {
+		double gated = pp__ticks_ns(p, pp__profile_gated_ticks(p));
+		double room = (double)(p->end_ns - p->start_ns) * (double)(p->threads ? p->threads : 1);
+		if (gated > room * 1.01 + 1e6) {
+			snprintf(msg, len, "gated time %.0f ns exceeds the run (%llu ns) on %llu thread(s)",
+				 gated, (unsigned long long)(p->end_ns - p->start_ns),
+				 (unsigned long long)p->threads);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch, char *msg,
 		      size_t len)
 {
@@ -289,7 +327,7 @@ int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch
 	}
 	if (check_list(p, p->paths, p->npaths, "path", 0, check_ids, scratch, msg, len) ||
 	    check_list(p, p->nodes, p->nnodes, "node", 1, check_ids, scratch, msg, len) ||
-	    check_offcpu(p, check_ids, scratch, msg, len))
+	    check_offcpu(p, check_ids, scratch, msg, len) || pp__profile_invariants(p, msg, len))
 		return -1;
 	return 0;
 }

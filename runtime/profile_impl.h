@@ -21,6 +21,11 @@ uint64_t pp__profile_stored_id(const pp_profile_t *p, const pp_ppath_t *pp, cons
 int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch, char *msg,
 		      size_t len);
 
+/* The invariants every profile pathprof writes satisfies (part of the
+ * check; alone for a live snapshot, which may hold paths deeper than a
+ * file does). 0, or -1 with the reason in msg. */
+int pp__profile_invariants(const pp_profile_t *p, char *msg, size_t len);
+
 /* "path: what: strerror(e)" into err; returns -1. */
 int pp__profile_fail_io(char *err, size_t errlen, const char *path, const char *what, int e);
 
