@@ -72,7 +72,12 @@ int pp__input_open(pp__input_t *in, const char *path, const char *magic, size_t 
 		return refuse(err, errlen, path, "cannot open", e);
 	}
 	int rc;
-	if (S_ISREG(st.st_mode)) {
+	if (S_ISREG(st.st_mode) && st.st_size == 0 && lseek(fd, 0, SEEK_END) != 0) {
+		/* a file that says it is empty but is not (/proc, /sys): its
+		 * bytes are only there to be read */
+		lseek(fd, 0, SEEK_SET);
+		rc = read_stream(in, fd, path, magic, magic_len, err, errlen);
+	} else if (S_ISREG(st.st_mode)) {
 		in->size = (size_t)st.st_size;
 		if (in->size) {
 			void *m = mmap(NULL, in->size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -150,6 +150,32 @@ int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* Map what the writer has used now, with MAP_SLACK to grow into, instead of
+ * the whole reservation: a reader under `ulimit -v` (or on a 32-bit
+ * address space) failed to map 64 GiB (#27). A snapshot maps again when
+ * the writer has gone past it. */
+#define MAP_SLACK (256ull << 20)
+
+static int map_used(pp__shm_view_t *v, char *err, size_t errlen)
+{
+	pp__shm_hdr_t h;
+	size_t want = v->size;
+	if (pread(v->fd, &h, sizeof h, 0) == (ssize_t)sizeof h && h.used + MAP_SLACK < want)
+		want = (size_t)(h.used + MAP_SLACK);
+	if (v->map && want <= v->mapped)
+		return 0;
+	void *m = mmap(NULL, want, PROT_READ, MAP_SHARED | MAP_NORESERVE, v->fd, 0);
+	if (m == MAP_FAILED)
+		return fail(err, errlen, "%s: cannot map %zu bytes: %s", v->object, want,
+			    strerror(errno));
+	if (v->map)
+		munmap((void *)v->map, v->mapped);
+	v->map = m;
+	v->h = m;
+	v->mapped = want;
+	return 0;
+}
+
 int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen)
 {
 	memset(v, 0, sizeof *v);
@@ -203,14 +229,10 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 		pp__shm_close(v);
 		return rc;
 	}
-	void *m = mmap(NULL, v->size, PROT_READ, MAP_SHARED | MAP_NORESERVE, v->fd, 0);
-	if (m == MAP_FAILED) {
-		int e = errno;
+	if (map_used(v, err, errlen) != 0) {
 		pp__shm_close(v);
-		return fail(err, errlen, "%s: cannot map %zu bytes: %s", v->object, v->size, strerror(e));
+		return -1;
 	}
-	v->map = m;
-	v->h = m;
 	if (pp__shm_check(v, err, errlen) != 0 || trusted(v, err, errlen) != 0) {
 		pp__shm_close(v);
 		return -1;
@@ -221,7 +243,7 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 void pp__shm_close(pp__shm_view_t *v)
 {
 	if (v->map)
-		munmap((void *)v->map, v->size);
+		munmap((void *)v->map, v->mapped);
 	if (v->fd >= 0)
 		close(v->fd);
 	v->map = NULL;
@@ -248,8 +270,8 @@ static void refresh_limit(walk_t *w)
 {
 	uint64_t used = __atomic_load_n(&w->v->h->used, __ATOMIC_ACQUIRE);
 	uint64_t size = __atomic_load_n(&w->v->h->arena_size, __ATOMIC_RELAXED);
-	if (size > w->v->size)
-		size = w->v->size;
+	if (size > w->v->mapped)
+		size = w->v->mapped;
 	w->limit = used < size ? used : size;
 }
 
@@ -571,12 +593,16 @@ int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_ke
 	return load_names(&w, names, by_key);
 }
 
-int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
+int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
 		     size_t errlen)
 {
 	memset(p, 0, sizeof *p);
 	memset(st, 0, sizeof *st);
 	if (pp__shm_check(v, err, errlen) != 0)
+		return -1;
+	/* the writer may have grown past the mapping since the last look */
+	if (v->fd >= 0 && __atomic_load_n(&v->h->used, __ATOMIC_ACQUIRE) > v->mapped &&
+	    map_used(v, err, errlen) != 0)
 		return -1;
 	const pp__shm_hdr_t *h = v->h;
 	walk_t w = {v, h->base, 0, err, errlen, 0, 0};

@@ -13,7 +13,9 @@
 typedef struct pp__shm_view {
 	int fd;
 	const char *map;
-	size_t size;
+	size_t size;   /* of the object */
+	size_t mapped; /* bytes of it mapped at map: what the writer has used,
+			* with room to grow, never the whole (64 GiB) reservation */
 	const pp__shm_hdr_t *h;
 	char object[300];
 	int is_file;  /* opened as a file path, not a /dev/shm object */
@@ -49,7 +51,7 @@ int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen);
 
 /* Merge every slab of the segment into p (zeroed first, canonical order).
  * Never writes to the segment. 0, or -1 with one line in err. */
-int pp__shm_snapshot(const pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
+int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
 		     size_t errlen);
 
 void pp__shm_close(pp__shm_view_t *v);

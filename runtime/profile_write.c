@@ -245,8 +245,13 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 		f = fopen(path, "wb");
 		e = errno;
 	} else {
+		/* the temporary's name is short and in the same directory: a
+		 * suffix on the final name would fail for a last component of
+		 * 245-255 bytes (#27) */
+		const char *slash = strrchr(path, '/');
+		int dlen = slash ? (int)(slash - path + 1) : 0;
 		for (unsigned n = 0; n < 100; n++) {
-			snprintf(tmp, tlen, "%s.tmp%ld.%u", path, (long)getpid(), n);
+			snprintf(tmp, tlen, "%.*s.pathprof-tmp.%ld.%u", dlen, path, (long)getpid(), n);
 			int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 			if (fd < 0) {
 				e = errno;

@@ -132,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unpack(data, size, image);
 
 	/* odd sizes also name keys that have no record (pathprof recover) */
-	pp__shm_view_t v = {.fd = -1, .map = image, .size = n, .h = image, .raw_keys = (int)(n & 1)};
+	pp__shm_view_t v = {.fd = -1, .map = image, .size = n, .mapped = n, .h = image, .raw_keys = (int)(n & 1)};
 	snprintf(v.object, sizeof v.object, "%s", OBJECT);
 	pp_profile_t p;
 	pp__shm_stats_t st;

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Edges found by the hostile pass (#27, low): a profile whose last path
+# component is 252 bytes is written (the temporary's name no longer adds a
+# suffix to it); a reader under `ulimit -v 1 GiB` still reads a live segment
+# (it maps what the writer used, not the 64 GiB reservation); a /proc file
+# that says it is empty is read, and refused as what it is.
+# usage: limits.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
+set -eu
+wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-limits.XXXXXX")
+trap 'rm -rf "$work"; [ -z "${pid:-}" ] || kill "$pid" 2>/dev/null' EXIT
+. "$src/../crash/build.sh"
+crash_build "$wrapper" "$build" "$via" "$cc" "$src/images.c" "$work/images"
+for v in $(env | sed -n 's/^\(PATHPROF_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+long=$(printf 'p%.0s' $(seq 1 252))
+(cd "$work" && PATHPROF_OUT="$work/$long" ./images hold 0 2>err) || fail "long name: exit $?"
+[ -f "$work/$long" ] && [ ! -s "$work/err" ] || fail "long name: $(cat "$work/err")"
+
+(cd "$work" && PATHPROF_OUT=/dev/null ./images hold 3000) & pid=$!
+i=0
+until [ -e /dev/shm/pathprof.$pid ]; do i=$((i + 1)); [ $i -lt 100 ] || break; sleep 0.05; done
+sleep 0.2
+out=$( (ulimit -v 1048576; "$pathprof" top --once --format json $pid) 2>&1) ||
+	fail "top under ulimit -v: $out"
+echo "$out" | grep -q '"pid":'"$pid" || fail "top under ulimit -v: $out"
+kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+
+out=$("$pathprof" report /proc/self/status 2>&1) && fail "a /proc file was read as a profile"
+[ "$out" = "pathprof: /proc/self/status: not a pathprof profile (bad magic)" ] ||
+	fail "/proc/self/status: $out"
+[ "$fails" -eq 0 ] || exit 1
+echo "ok: $via $cc"
