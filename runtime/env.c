@@ -123,13 +123,6 @@ static void init(void)
 	pthread_atfork(NULL, NULL, after_fork_child);
 	if (pp__config.shm[0])
 		pp__shm_export_arm();
-	if (pp__g.crash_dump)
-		pp__crash_arm();
-	pp__exits_arm();
-	/* An explicit PATHPROF_OUT is a request for a profile even when no gate
-	 * runs (an unarmed XRay binary writes an empty one). */
-	if (pp__g.out[0])
-		pp__hook_exit();
 }
 
 void pp__init(void)
@@ -137,17 +130,15 @@ void pp__init(void)
 	pthread_once(&init_once, init);
 }
 
-__attribute__((constructor(101))) PP_NOINSTR static void init_at_load(void)
-{
-	pp__init();
-}
+pp__host_t pp__host;
 
 int pp__thread_start(pp__tls_t *t, int fe)
 {
 	pp__init();
 	if (pp__thread_register(t, fe) != 0)
 		return -1;
-	pp__crash_thread(&((pp__slab_t *)t->slab)->altstack);
-	pp__hook_exit();
+	void (*started)(pp__tls_t *) = __atomic_load_n(&pp__host.thread_start, __ATOMIC_ACQUIRE);
+	if (started)
+		started(t);
 	return 0;
 }

@@ -100,6 +100,15 @@ void pp__names_retire(uintptr_t lo, uintptr_t hi);
 /* Fatal signals (crash.c): write the profile before dying of them. */
 void pp__crash_arm(void);
 
+/* What the runtime does for the program it is loaded into, beyond counting:
+ * set by host/start.c, which libpathprof and every front-end carry, and left
+ * empty in the pathprof tool, which replays gates but is nobody's host (it
+ * installs no handler and writes no profile at exit). */
+typedef struct pp__host {
+	void (*thread_start)(pp__tls_t *t); /* a thread's first gate */
+} pp__host_t;
+extern pp__host_t pp__host;
+
 /* Write the profile from a copy of the process (crash.c): safe in a signal
  * handler and with any lock held. sig is recorded as the crash signal (0:
  * none). */

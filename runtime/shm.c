@@ -244,8 +244,27 @@ void pp__shm_release(void)
 	__atomic_store_n(&held_off, 0, __ATOMIC_SEQ_CST);
 }
 
+/* The arena could not be backed by the object (slab.c): say so once and
+ * mark the segment, so that readers stop following it. */
+static int detach_said;
+
+static void notice_detached(pp__shm_hdr_t *h)
+{
+	if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE) || detach_said)
+		return;
+	detach_said = 1;
+	__atomic_store_n(&h->state, PP__SHM_DETACHED, __ATOMIC_RELEASE);
+	int err = __atomic_load_n(&pp__arena.detach_err, __ATOMIC_RELAXED);
+	/* the kernel says EFAULT when a page of a full tmpfs cannot be had */
+	pp__warn("%s: /dev/shm cannot hold more of the live segment (%s); the live view stops "
+		 "here, counting goes on in private memory",
+		 object_name[0] ? object_name : "the live segment",
+		 strerror(err == EFAULT ? ENOSPC : err));
+}
+
 static void name_pass_locked(pp__shm_hdr_t *h)
 {
+	notice_detached(h);
 	/* alive now: a reader of a killed writer ends its run here at least,
 	 * even if the kill lands inside this pass */
 	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);
@@ -337,6 +356,7 @@ void pp__shm_after_fork(void)
 	object_name[0] = '\0';
 	namer_running = 0;
 	boot_ns_at_export = 0;
+	detach_said = 0;
 }
 
 int pp__shm_rename(const char *name, int keep)
@@ -382,6 +402,7 @@ static void shm_exit(void)
 	pthread_mutex_lock(&namer_lock);
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (h && !finished && object_name[0]) {
+		notice_detached(h);
 		name_pass();
 		__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
 		if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE))
@@ -440,17 +461,6 @@ void pp__shm_crashed(int sig)
 		__atomic_store_n(&h->crash_signal, (uint32_t)sig, __ATOMIC_RELEASE);
 }
 
-void pp__shm_detached(int err)
-{
-	pp__shm_hdr_t *h = pp__arena.hdr;
-	if (h)
-		__atomic_store_n(&h->state, PP__SHM_DETACHED, __ATOMIC_RELEASE);
-	/* the kernel says EFAULT when a page of a full tmpfs cannot be had */
-	pp__warn("%s: /dev/shm cannot hold more of the live segment (%s); the live view stops "
-		 "here, counting goes on in private memory",
-		 object_name[0] ? object_name : "the live segment",
-		 strerror(err == EFAULT ? ENOSPC : err));
-}
 
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 {

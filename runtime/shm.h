@@ -18,9 +18,6 @@
  * exported. Async-signal-safe (one store). */
 void pp__shm_crashed(int sig);
 
-/* The arena could not be backed by the object (err from the kernel): say
- * so once and mark the segment so readers stop following it (slab.c). */
-void pp__shm_detached(int err);
 
 /* A fatal signal: no naming pass starts from now on, and the one running is
  * waited for (at most max_ms), so that the copy that writes the profile

@@ -17,7 +17,6 @@
 #include "runtime.h"
 #include "segment.h"
 #include "thread_state.h"
-#include "shm.h"
 #include "slab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
@@ -92,8 +91,10 @@ static void *arena_backed(size_t off, size_t n)
 		 * are then allocated as they are touched */
 		if (rc == 0 || err == EINVAL)
 			return pp__arena.base + off;
-		if (!__atomic_exchange_n(&pp__arena.detached, 1, __ATOMIC_ACQ_REL))
-			pp__shm_detached(err);
+		/* said by the namer's next pass (shm.c), which also marks the
+		 * segment for readers */
+		__atomic_store_n(&pp__arena.detach_err, err, __ATOMIC_RELAXED);
+		__atomic_store_n(&pp__arena.detached, 1, __ATOMIC_RELEASE);
 	}
 	return arena_private(n);
 }

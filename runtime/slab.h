@@ -65,6 +65,7 @@ typedef struct pp__arena {
 	 * stops). No descriptor of the object is kept: the program may close
 	 * and reuse any number (#27). */
 	int detached;
+	int detach_err; /* errno of the allocation that could not be backed */
 	struct pp__shm_hdr *hdr; /* at base when exported, else NULL */
 } pp__arena_t;
 

@@ -61,9 +61,6 @@ static int unknown_command(const char *name)
 
 int main(int argc, char **argv)
 {
-	/* The CLI links the runtime for its readers; it must never write a
-	 * profile of its own over the user's PATHPROF_OUT at exit. */
-	pp_disable_exit_dump();
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;

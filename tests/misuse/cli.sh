@@ -119,8 +119,8 @@ expect 2 "pathprof: top: --iterations: '-1' is not a non-negative integer" top -
 
 # A profile from a newer pathprof: the reader names the file and stops.
 cp a.pathprof new.pathprof
-printf '\003' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
-newer="written by format 3; this pathprof reads format 2"
+printf '\004' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
+newer="written by format 4; this pathprof reads formats 2 to 3"
 for fmt in text json paths folded dot html pprof; do
 	expect 1 "pathprof: new.pathprof: $newer" report --format "$fmt" new.pathprof
 done
@@ -137,11 +137,11 @@ cp a.pathprof runs-b/r1.pathprof
 cp new.pathprof runs-b/r2.pathprof
 expect 1 "pathprof: runs-b/r2.pathprof: $newer" diff runs-a runs-b
 printf '\377\377\377\377' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 1 "pathprof: new.pathprof: written by format 4294967295; this pathprof reads format 2" \
+expect 1 "pathprof: new.pathprof: written by format 4294967295; this pathprof reads formats 2 to 3" \
 	report new.pathprof
 # An older one (format 1: per-path segments): one line, no guess at its times.
 printf '\001\000\000\000' | dd of=new.pathprof bs=1 seek=8 conv=notrunc 2>/dev/null
-expect 1 "pathprof: new.pathprof: written by format 1; this pathprof reads format 2" \
+expect 1 "pathprof: new.pathprof: written by format 1; this pathprof reads formats 2 to 3" \
 	report new.pathprof
 
 # A trace from a newer pathprof.

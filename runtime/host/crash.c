@@ -97,7 +97,9 @@ static PP_NOINSTR void dump_and_exit(void)
 	int rc = pp__dump(NULL);
 	if (rc == 0)
 		pp__shm_discard(); /* the profile holds it all now */
-	_exit(rc == 0 ? 0 : 1);
+	/* straight to the kernel: the copy must not run exits.c's _exit */
+	for (;;)
+		syscall(SYS_exit_group, rc == 0 ? 0 : 1);
 }
 
 /* The copy: one thread, the crashed process's memory, free to call
