@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "input.h"
-#include "trace.h"
+#include "trace_read.h"
 #include "crc32.h"
 
 static uint32_t get_u32(const uint8_t *p)

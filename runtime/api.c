@@ -9,7 +9,7 @@
 #include "select.h"
 #include "shm.h"
 #include "thread_state.h"
-#include "trace.h"
+#include "recorder.h"
 
 int pp_dump(const char *path)
 {

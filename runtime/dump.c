@@ -19,7 +19,7 @@
 #include "profile.h"
 #include "runtime.h"
 #include "slab.h"
-#include "trace.h"
+#include "recorder.h"
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 

@@ -9,47 +9,13 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "settings.h"
 #include "select.h"
 #include "shm.h"
 #include "slab.h"
-#include "trace.h"
+#include "recorder.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-/* Plain decimal digits within [lo, hi]. strtoull alone would also take
- * " 5", "+5" and wrap "-1" around; the CLI refuses those, so the runtime does
- * too: one spelling of a number everywhere. */
-static int parse_digits(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 20 || strspn(s, "0123456789") != n)
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, NULL, 10);
-	if (errno || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n)
-{
-	if (!strcmp(s, "off")) {
-		*mode = PP_TIMING_OFF;
-		return 0;
-	}
-	if (!strcmp(s, "on")) {
-		*mode = PP_TIMING_ON;
-		return 0;
-	}
-	uint64_t n;
-	if (!strncmp(s, "sample:", 7) && parse_digits(s + 7, 1, 0x7fffffff, &n) == 0) {
-		*mode = n == 1 ? PP_TIMING_ON : PP_TIMING_SAMPLE;
-		*sample_n = (uint32_t)n;
-		return 0;
-	}
-	return -1;
-}
 
 /* A positive integer within [lo, hi], or the default with a warning. */
 static uint64_t env_number(const char *var, uint64_t def, uint64_t lo, uint64_t hi)
@@ -58,7 +24,7 @@ static uint64_t env_number(const char *var, uint64_t def, uint64_t lo, uint64_t 
 	if (!s || !*s)
 		return def;
 	uint64_t v;
-	if (parse_digits(s, lo, hi, &v) != 0) {
+	if (pp__parse_digits(s, lo, hi, &v) != 0) {
 		pp__warn("%s=%s: expected a whole number from %llu to %llu; using %llu", var, s,
 			 (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)def);
 		return def;

@@ -18,7 +18,7 @@
 #include "shm.h"
 #include "slab.h"
 #include "thread_state.h"
-#include "trace.h"
+#include "recorder.h"
 
 static __thread int in_slow PP_TLS_IE;
 

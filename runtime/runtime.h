@@ -57,9 +57,6 @@ void pp__disable_exit_dump(void);
  * variable and keeps the default. */
 void pp__env_load(void);
 
-/* Parse a PATHPROF_TIMING value. 0 on success. */
-int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n);
-
 /* The error sink: "pathprof: <message>" on stderr, one line. */
 PP_EXPORT void pp__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

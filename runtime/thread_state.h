@@ -1,5 +1,5 @@
 /* The rules of a thread's gate state that both the gate (gate.c) and the
- * trace recorder (trace.c) apply: registration states and the two limits the
+ * trace recorder (recorder.c) apply: registration states and the two limits the
  * inline gate reads. Kept apart from gate.c so the recorder, which the gate
  * calls, never calls back into it. */
 #ifndef PP_THREAD_STATE_H

@@ -15,7 +15,8 @@
 #include "profile.h"
 #include "runtime.h"
 #include "slab.h"
-#include "trace.h"
+#include "recorder.h"
+#include "trace_read.h"
 
 static const char help_text[] =
 	"usage: pathprof replay [options] TRACE\n"

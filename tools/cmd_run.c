@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "settings.h"
 #include "glob.h"
 #include "report.h"
 #ifdef PP_HAVE_OFFCPU
@@ -106,17 +107,6 @@ static int list_ok(const char *opt, const char *list)
 
 /* The runtime warns and falls back on a bad value; here the user is at the
  * command line, so a typo stops before the program runs. */
-static int timing_ok(const char *s)
-{
-	if (!strcmp(s, "on") || !strcmp(s, "off"))
-		return 1;
-	if (strncmp(s, "sample:", 7) != 0 || !s[7])
-		return 0;
-	for (const char *c = s + 7; *c; c++)
-		if (*c < '0' || *c > '9')
-			return 0;
-	return strtoull(s + 7, NULL, 10) > 0;
-}
 
 /* The profile's name as the child's runtime spells it: %p is the pid. */
 static char *expand_pid(const char *tmpl, pid_t pid)
@@ -342,8 +332,10 @@ int cmd_run(int argc, char **argv)
 			out = optarg;
 			break;
 		case OPT_TIMING:
-			if (!timing_ok(optarg)) {
-				cli_error("run: --timing: '%s' is not 'on', 'off' or 'sample:N' (N > 0)", optarg);
+			uint32_t mode, n;
+			if (pp__parse_timing(optarg, &mode, &n) != 0) {
+				cli_error("run: --timing: '%s' is not 'on', 'off' or 'sample:N' (0 < N < "
+					  "2147483648)", optarg);
 				return CLI_USAGE;
 			}
 			timing = optarg;

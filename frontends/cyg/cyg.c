@@ -3,11 +3,7 @@
  * time from the ELF symbol tables. The hooks only forward to the inline gate;
  * they are themselves never instrumented, and the runtime's slow paths save
  * errno, so instrumented code sees no side effect. */
-#include <pathprof/frontend.h>
 #include <pathprof/gate.h>
-
-/* A static link keeps the runtime's host side (runtime/host/start.c). */
-PP__HOST_ANCHOR(cyg);
 
 PP_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site) PP_NOINSTR;
 PP_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site) PP_NOINSTR;

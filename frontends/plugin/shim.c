@@ -3,10 +3,6 @@
  * pathprof/gate.h behind one call, and is never instrumented itself. */
 #include <pathprof/gate.h>
 #include <pathprof/plugin.h>
-#include <pathprof/frontend.h>
-
-/* A static link keeps the runtime's host side (runtime/host/start.c). */
-PP__HOST_ANCHOR(plugin);
 
 PP_EXPORT PP_NOINSTR void pp_plugin_enter(uint64_t key)
 {

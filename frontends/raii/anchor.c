@@ -5,12 +5,8 @@
  * one object, linked whole (the pathprof-raii pkg-config module and the
  * CMake target pathprof::raii do that), holds a reference to the runtime, so
  * the runtime is kept wherever the flags sit. */
-#include <pathprof/frontend.h>
 #include <pathprof/pathprof.h>
 
 /* Not static: an unused static could be dropped before the link sees it. */
 extern void (*const pp__raii_anchor)(void);
 void (*const pp__raii_anchor)(void) __attribute__((used)) = pp_root;
-
-/* ... and to the runtime's host side (runtime/host/start.c). */
-PP__HOST_ANCHOR(raii);

@@ -17,9 +17,6 @@
 
 pp__xray_map_t *pp__xray_map;
 
-/* A static link keeps the runtime's host side (runtime/host/start.c). */
-PP__HOST_ANCHOR(xray);
-
 static pthread_mutex_t arm_lock = PTHREAD_MUTEX_INITIALIZER;
 static int prepared; /* 0 not yet, 1 ready, -1 failed (reported once) */
 

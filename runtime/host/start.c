@@ -4,13 +4,14 @@
  * at _exit and exec (exits.c) and at exit (the first gated thread hooks the
  * exit dump), and gives each gated thread an alternate signal stack.
  *
- * This folder is linked into libpathprof and every front-end refers to
- * pp__host_start (so a static link keeps it), and into nothing else: the
+ * This folder is linked into libpathprof, and every file that includes the
+ * gate refers to pp__host_start (pathprof/gate.h), so a static link keeps
+ * it; it is linked into nothing else: the
  * pathprof tool links the runtime to replay gates but is nobody's host, so
  * it installs no handler and writes no profile of itself (#28). */
 #include <pthread.h>
 
-#include <pathprof/frontend.h>
+#include <pathprof/gate.h>
 #include "runtime.h"
 #include "slab.h"
 

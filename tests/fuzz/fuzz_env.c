@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <pathprof/pathprof.h>
+#include "settings.h"
 #include "fuzz.h"
 #include "runtime.h"
 #include "shm.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "trace.h"
+#include "trace_read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -32,16 +32,6 @@ PP_EXPORT void pp_register_names(int fe, const pp_name_entry_t *table, uint32_t 
  * (xray: function id -> __xray_function_address). */
 PP_EXPORT void pp_register_key_address(int fe, uint64_t (*fn)(uint64_t key)) PP_NOINSTR;
 
-/* Starts the runtime as the program's guest (runtime/host/start.c: signal
- * handlers, the exit dump). A constructor calls it; each front-end holds a
- * reference to it so that a static link keeps it. */
-PP_EXPORT void pp__host_start(void) PP_NOINSTR;
-
-/* The reference a front-end holds: one per front-end object file. */
-#define PP__HOST_ANCHOR(fe) \
-	extern void (*const pp__host_##fe)(void); \
-	void (*const pp__host_##fe)(void) __attribute__((used)) = pp__host_start
-
 PP_EXTERN_C_END
 
 #endif

@@ -12,6 +12,16 @@
 
 PP_EXTERN_C_BEGIN
 
+/* A program that gates is the runtime's host (runtime/host/start.c: the
+ * constructor, signal handlers, the exit dump). A constructor alone is not
+ * pulled from a static archive, so every file that includes the gate holds a
+ * reference to the host's start. The pathprof tool, which replays gates but
+ * is nobody's host, and the runtime's own files define PP_NOT_A_HOST. */
+PP_EXPORT void pp__host_start(void) PP_NOINSTR;
+#ifndef PP_NOT_A_HOST
+__attribute__((used)) static void (*const pp__host_ref)(void) = pp__host_start;
+#endif
+
 /* Everything the gate does not do inline: registration, frames beyond the
  * bound, recording, and the gates of a timed event that fail the inline
  * checks (the bound, resync). */

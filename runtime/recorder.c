@@ -25,7 +25,7 @@
 #include "runtime.h"
 #include "slab.h"
 #include "thread_state.h"
-#include "trace.h"
+#include "recorder.h"
 #include "crc32.h"
 
 /* 64 KiB a thread: ~20000 events between writes at ~3 bytes an event. */
