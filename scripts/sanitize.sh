@@ -22,7 +22,7 @@ export LSAN_OPTIONS=print_suppressions=0
 # out its 20 s). Tests of the segment name it (or unset this themselves).
 export PATHPROF_SHM=off
 
-# Tests that build programs themselves (tests/frontends/run.sh, tests/xray)
+# Tests that build programs themselves (tests/frontends/run.sh, tests/frontends/xray)
 # call gcc/clang by name and link libpathprof.a, whose objects then need the
 # sanitizer runtime: wrappers of the same names, first on PATH, add the
 # build's -fsanitize flags to every such compile and link. clang 14's static

@@ -1,5 +1,5 @@
 /* Test program for the XRay front-end, built with clang -fxray-instrument
- * at -O0 and -O2 (tests/xray/meson.build). Functions named t_* are gated;
+ * at -O0 and -O2 (tests/frontends/xray/meson.build). Functions named t_* are gated;
  * u_* are never instrumented and stand for foreign code. Each mode exercises
  * one behaviour; check.sh compares the canonical path listing. */
 #include <pthread.h>
