@@ -57,9 +57,21 @@ int pp__report_format_parse(const char *s, pp_report_format_t *f);
 int pp__report_sort_parse(const char *s, pp_report_sort_t *sort);
 int pp__report_value_parse(const char *s, pp_report_value_t *v);
 
-/* The --format words, in enum order, for help and error texts. */
-extern const char *const pp__report_format_words[];
+/* The report formats, in enum order: the one table that --help, the man
+ * page, the error for a bad word, shell completion (`pathprof report
+ * --formats`) and the dispatch below all read, so adding a format is one
+ * row here and its renderer (docs/reports.md, "Adding a format"). */
+typedef struct pp_report_format_info {
+	const char *name;
+	const char *summary; /* one line of --help */
+} pp_report_format_info_t;
 #define PP_REPORT_NFORMATS 8
+extern const pp_report_format_info_t pp__report_formats[PP_REPORT_NFORMATS];
+
+/* "'text', 'json', ... or 'waitfor'" into buf, for error lines. */
+const char *pp__report_format_list(char *buf, size_t n);
+/* The formats as --help lines, each indented by indent spaces. */
+void pp__report_format_help(FILE *out, int indent);
 
 /* Write str (NULL reads as "") as a JSON string: escaped, and with U+FFFD for
  * each byte that is not well-formed UTF-8, since JSON text must be UTF-8.

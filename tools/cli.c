@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "profile_merge.h"
+#include "report.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -148,6 +149,18 @@ int cli_output_close(FILE *f, const char *path)
 		return CLI_FAIL;
 	}
 	return CLI_OK;
+}
+
+int cli_report_format(const char *cmd, const char *word, int *format)
+{
+	pp_report_format_t f;
+	if (pp__report_format_parse(word, &f) == 0) {
+		*format = (int)f;
+		return 0;
+	}
+	char list[256];
+	cli_error("%s: --format: '%s' is not %s", cmd, word, pp__report_format_list(list, sizeof list));
+	return CLI_USAGE;
 }
 
 int cli_help(const char *text)

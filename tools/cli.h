@@ -77,6 +77,10 @@ int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path);
  * Returns CLI_OK or CLI_FAIL. */
 int cli_help(const char *text);
 
+/* A --format word of the report formats (report.c's table) for command
+ * cmd: 0, or CLI_USAGE after one line that lists the formats. */
+int cli_report_format(const char *cmd, const char *word, int *format);
+
 /* Output of a command: path, or standard output when path is NULL or "-".
  * NULL (error printed) when it cannot be opened. */
 FILE *cli_output_open(const char *path);

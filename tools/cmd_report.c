@@ -14,7 +14,7 @@
  * paths are lost in the tail. JSON and the listing are for programs. */
 #define TEXT_DEFAULT_TOP 20
 
-static const char help_text[] =
+static const char help_head[] =
 	"usage: pathprof report [options] FILE\n"
 	"\n"
 	"Print the profile FILE: its totals and gated time, then the paths with\n"
@@ -31,17 +31,10 @@ static const char help_text[] =
 	"  --min-time TIME   hide paths whose leaf self time is below TIME: a number\n"
 	"                    with ns, us, ms or s (1ms, 250us); no unit: ns\n"
 	"                    (untimed paths count as 0)\n"
-	"  --format FMT      'text' (default) for reading; 'json', complete data\n"
-	"                    with a versioned schema; 'paths', the canonical listing,\n"
-	"                    one 'count|root>...>leaf' line per path sorted bytewise\n"
-	"                    by names (--top and --sort do not apply);\n"
-	"                    'folded', 'root;...;leaf value' lines for flame graph\n"
-	"                    tools; 'dot', the path tree for Graphviz; 'html', one\n"
-	"                    self-contained interactive page; 'pprof', gzipped\n"
-	"                    profile.proto for go tool pprof and profiling backends;\n"
-	"                    'waitfor', the off-CPU wait-for graph for Graphviz\n"
-	"                    (blocked path -> waker; a profile of run --offcpu;\n"
-	"                    --min-count and --min-time filter its edges)\n"
+	"  --format FMT      the format, one of:\n";
+
+/* ... the formats (report.c's table), then: */
+static const char help_tail[] =
 	"  --value V         folded only: 'count' (a line per path: leaf returns, the\n"
 	"                    default), 'time' (a line per node: self time, ns, so\n"
 	"                    widths add up to inclusive times) or 'leaf' (a line per\n"
@@ -53,6 +46,7 @@ static const char help_text[] =
 	"                    type, template arguments and parameters, in every\n"
 	"                    format (bool ns::f<int>(int) const -> ns::f)\n"
 	"  -o, --output FILE write to FILE instead of standard output\n"
+	"  --formats         list the format names, one a line, and exit\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 unreadable or invalid FILE or failed write,\n"
@@ -60,7 +54,7 @@ static const char help_text[] =
 	"docs/reports.md for folded, dot, html and pprof.\n";
 
 enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE, OPT_NAMES,
-       OPT_MIN_SHARE };
+       OPT_MIN_SHARE, OPT_FORMATS };
 
 static const struct option longopts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
@@ -70,25 +64,27 @@ static const struct option longopts[] = {
 	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "min-share", required_argument, NULL, OPT_MIN_SHARE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "formats", no_argument, NULL, OPT_FORMATS },
 	{ "value", required_argument, NULL, OPT_VALUE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The list comes from the renderer's table, so a new format cannot be
- * missing from the message. */
-static void bad_format(const char *word)
+static int help(void)
 {
-	char list[128] = "";
-	for (int i = 0; i < PP_REPORT_NFORMATS; i++) {
-		if (i)
-			strncat(list, i + 1 < PP_REPORT_NFORMATS ? ", " : " or ", sizeof list - strlen(list) - 1);
-		strncat(list, "'", sizeof list - strlen(list) - 1);
-		strncat(list, pp__report_format_words[i], sizeof list - strlen(list) - 1);
-		strncat(list, "'", sizeof list - strlen(list) - 1);
-	}
-	cli_error("report: --format: '%s' is not %s", word, list);
+	fputs(help_head, stdout);
+	pp__report_format_help(stdout, 20);
+	fputs(help_tail, stdout);
+	return cli_output_close(stdout, NULL);
+}
+
+/* --formats: the format names, one a line (shell completion reads them). */
+static int list_formats(void)
+{
+	for (int i = 0; i < PP_REPORT_NFORMATS; i++)
+		puts(pp__report_formats[i].name);
+	return cli_output_close(stdout, NULL);
 }
 
 int cmd_report(int argc, char **argv)
@@ -122,12 +118,15 @@ int cmd_report(int argc, char **argv)
 			if (cli_parse_duration("report: --min-time", optarg, &o.min_time_ns) < 0)
 				return CLI_USAGE;
 			break;
-		case OPT_FORMAT:
-			if (pp__report_format_parse(optarg, &o.format) < 0) {
-				bad_format(optarg);
+		case OPT_FORMAT: {
+			int f;
+			if (cli_report_format("report", optarg, &f) != 0)
 				return CLI_USAGE;
-			}
+			o.format = (pp_report_format_t)f;
 			break;
+		}
+		case OPT_FORMATS:
+			return list_formats();
 		case OPT_VALUE:
 			if (pp__report_value_parse(optarg, &o.value) < 0) {
 				cli_error("report: --value: '%s' is not 'count', 'time' or 'leaf'", optarg);
@@ -156,7 +155,7 @@ int cmd_report(int argc, char **argv)
 			short_names = !strcmp(optarg, "short");
 			break;
 		case 'h':
-			return cli_help(help_text);
+			return help();
 		default:
 			return cli_bad_option("report", c, argv);
 		}

@@ -364,12 +364,9 @@ int cmd_run(int argc, char **argv)
 			top = optarg;
 			break;
 		case OPT_FORMAT: {
-			pp_report_format_t f;
-			if (pp__report_format_parse(optarg, &f) < 0) {
-				cli_error("run: --format: '%s' is not a report format (see 'pathprof report --help')",
-					  optarg);
+			int f;
+			if (cli_report_format("run", optarg, &f) != 0)
 				return CLI_USAGE;
-			}
 			format = optarg;
 			break;
 		}

@@ -1,7 +1,8 @@
 # bash completion for pathprof (installed as .../bash-completion/completions/pathprof).
 # Commands come from 'pathprof --help' and each command's options from its
-# own --help, so the completion follows the installed version; a few option
-# values are known words, everything else completes file names.
+# own --help, and the report formats from 'pathprof report --formats', so
+# the completion follows the installed version; a few option values are
+# known words, everything else completes file names.
 _pathprof()
 {
 	local cur prev cmd i
@@ -25,10 +26,15 @@ _pathprof()
 		case $cmd in
 		top) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
 		diff) COMPREPLY=($(compgen -W "text json html" -- "$cur")) ;;
-		*) COMPREPLY=($(compgen -W "text json paths folded dot html pprof" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" report --formats 2>/dev/null)" -- "$cur")) ;;
 		esac
 		return ;;
-	--sort) COMPREPLY=($(compgen -W "count time rate" -- "$cur")); return ;;
+	--sort)
+		case $cmd in
+		top) COMPREPLY=($(compgen -W "rate time count" -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "count time" -- "$cur")) ;;
+		esac
+		return ;;
 	--value) COMPREPLY=($(compgen -W "count time leaf" -- "$cur")); return ;;
 	--names) COMPREPLY=($(compgen -W "full short" -- "$cur")); return ;;
 	--timing) COMPREPLY=($(compgen -W "on off sample:" -- "$cur")); return ;;

@@ -50,7 +50,7 @@ static void render(const pp_profile_t *p)
 					  .value = (pp_report_value_t)(f % 3) };
 		if (pp__report(devnull, p, &all) || pp__report(devnull, p, &some))
 			fz_fail("format %s failed on a profile the reader accepted",
-				pp__report_format_words[f]);
+				pp__report_formats[f].name);
 	}
 }
 

@@ -111,5 +111,23 @@ $(cat "$dir/out")"
 		"$pp" report -o "$dir/nodir/x" "$dir/p.pathprof"
 fi
 
+# The formats come from one table (report/report.c): every name it lists
+# renders a profile, is accepted by run --format, is completed by the shell,
+# and is documented; a format added to the table and forgotten elsewhere
+# fails here (#28).
+root=$(cd "$(dirname "$0")/../.." && pwd)
+formats=$("$pp" report --formats)
+[ "$(echo "$formats" | wc -l)" -ge 8 ] || fail "report --formats: '$formats'"
+for f in $formats; do
+	run 0 "" "$pp" report --format "$f" -o "$dir/out.$f" "$dir/p.pathprof"
+	grep -q "^ *$f  " "$dir/help" 2>/dev/null || "$pp" report --help >"$dir/help"
+	grep -q "^ *$f  " "$dir/help" || fail "report --help does not list $f"
+	grep -q "\`$f\`" "$root/docs/cli.md" "$root/docs/reports.md" ||
+		fail "format $f is not documented in docs/cli.md or docs/reports.md"
+done
+# completion: the words bash offers after --format
+comp=$(bash -c '. "$1/tools/pathprof.bash"; COMP_WORDS=("$2" report --format ""); COMP_CWORD=3
+	_pathprof; printf "%s\n" "${COMPREPLY[@]}"' sh "$root" "$pp")
+[ "$comp" = "$formats" ] || fail "completion offers '$comp' after --format, the table '$formats'"
 [ "$fails" = 0 ] && echo "cli: all checks passed"
 exit $((fails != 0))
