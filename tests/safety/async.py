@@ -156,8 +156,8 @@ def check(tag, run):
         fail('%s: no profile written' % tag)
         return
     r = subprocess.run([PP, 'report', '--format', 'paths', prof], capture_output=True, text=True)
-    if 'main>spin>mid>leaf' not in r.stdout:
-        fail('%s: the profile lacks main>spin>mid>leaf: %r' % (tag, r.stdout))
+    if 'main>calls>leaf' not in r.stdout:
+        fail('%s: the profile lacks main>calls>leaf: %r' % (tag, r.stdout))
     print('ok %s: %s' % (tag, describe(got)), flush=True)
 
 

@@ -1,18 +1,12 @@
 #!/bin/sh
-# The program's own files survive its profiling (#27): tests/safety/fds.c
-# closes every inherited descriptor, opens its log and runs gated code; the
+# The program's own files survive its profiling (#27): tests/safety/prog.c
+# (daemon-*) closes every inherited descriptor, opens its log and runs gated code; the
 # log must hold exactly its 6 bytes with the live view on (the default),
 # with PATHPROF_TRACE, and both, closing by loop and by close_range(); the
 # profile must still be whole (main>worker>work 100000 times).
 # usage: fds.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
-set -eu
-wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
-work=$(mktemp -d "${TMPDIR:-/tmp}/pp-fds.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-. "$src/../crash/build.sh"
-crash_build "$wrapper" "$build" "$via" "$cc" "$src/fds.c" "$work/fds" -pthread
-fails=0
-fail() { echo "FAIL: $via $cc: $*"; fails=$((fails + 1)); }
+. "$6/lib.sh"
+safety_build prog.c "$work/fds" -pthread -lrt
 for how in loop range; do
 	for mode in live trace both; do
 		rm -f "$work"/app.log "$work"/out.pathprof "$work"/trace "$work"/stderr
@@ -22,12 +16,12 @@ for how in loop range; do
 		trace) set -- "$@" PATHPROF_SHM=off PATHPROF_TRACE="$work/trace" ;;
 		both) set -- "$@" PATHPROF_TRACE="$work/trace" ;;
 		esac
-		(cd "$work" && env "$@" ./fds "$how" app.log 2>stderr) || fail "$how $mode: exit status $?"
+		(cd "$work" && env "$@" ./fds "daemon-$how" app.log 2>stderr) || fail "$how $mode: exit status $?"
 		got=$(od -c "$work/app.log" | head -3)
 		[ "$(cat "$work/app.log")" = hello ] && [ "$(wc -c <"$work/app.log")" -eq 6 ] ||
 			fail "$how $mode: app.log is $(wc -c <"$work/app.log") bytes: $got"
-		"$pathprof" report --format paths "$work/out.pathprof" | grep -qx '100000|worker>work' ||
-			fail "$how $mode: the profile lacks 100000|worker>work: $("$pathprof" report --format paths "$work/out.pathprof" 2>&1)"
+		"$pathprof" report --format paths "$work/out.pathprof" | grep -qx '100000|worker>calls>leaf' ||
+			fail "$how $mode: the profile lacks 100000|worker>calls>leaf: $("$pathprof" report --format paths "$work/out.pathprof" 2>&1)"
 		case $mode in
 		trace | both)
 			# the trace's descriptor was closed by the program: recording
@@ -39,5 +33,4 @@ for how in loop range; do
 		esac
 	done
 done
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: $via $cc"
+finish

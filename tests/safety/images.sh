@@ -5,42 +5,33 @@
 # once with one PATHPROF_OUT without %p (20 profiles, one line each for the
 # 19 that were diverted).
 # usage: images.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
-set -eu
-wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
-work=$(mktemp -d "${TMPDIR:-/tmp}/pp-images.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-. "$src/../crash/build.sh"
-crash_build "$wrapper" "$build" "$via" "$cc" "$src/images.c" "$work/images"
-for v in $(env | sed -n 's/^\(PATHPROF_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+. "$6/lib.sh"
+safety_build prog.c "$work/images" -pthread -lrt
 export PATHPROF_XRAY=all
-fails=0
-fail() { echo "FAIL: $via $cc: $*"; fails=$((fails + 1)); }
-# leaf calls in a profile (main>calls>leaf), or "none"
-leafs() { "$pathprof" report --format paths "$1" | sed -n 's/^\([0-9]*\)|main>calls>leaf$/\1/p'; }
 segments() { ls /dev/shm | grep -c "^pathprof\.$1\(\.\|$\)" || true; }
 
 # 1. exec chain: one pid, five images
 mkdir "$work/exec" && cd "$work/exec"
-../images exec 5 2>stderr & pid=$!
-wait $pid || fail "exec: exit status $?"
-got=$(for f in images.$pid.pathprof*; do leafs "$f"; done | sort -n | tr '\n' ' ')
+../images exec 5 2>stderr & child=$!
+wait $child || fail "exec: exit status $?"
+got=$(for f in images.$child.pathprof*; do leafs "$f"; done | sort -n | tr '\n' ' ')
 [ "$got" = "10 20 30 40 50 " ] || fail "exec: leaf calls per image: '$got' ($(ls))"
-[ "$(segments $pid)" -eq 0 ] || fail "exec: segments left: $(ls /dev/shm | grep "pathprof.$pid")"
+[ "$(segments $child)" -eq 0 ] || fail "exec: segments left: $(ls /dev/shm | grep "pathprof.$child")"
 [ "$(grep -c 'earlier image of this one' stderr)" -eq 4 ] || fail "exec: stderr: $(cat stderr)"
 
 # 2. forked children that _exit
 mkdir "$work/fork" && cd "$work/fork"
-../images fork 20 2>stderr & pid=$!
-wait $pid || fail "fork: exit status $?"
+../images fork 20 2>stderr & child=$!
+wait $child || fail "fork: exit status $?"
 n=0
 for f in images.*.pathprof; do
-	[ "$f" = "images.$pid.pathprof" ] && continue
+	[ "$f" = "images.$child.pathprof" ] && continue
 	[ "$(leafs "$f")" = 7 ] || fail "fork: $f: $(leafs "$f")"
 	n=$((n + 1))
 done
 [ "$n" -eq 20 ] || fail "fork: $n child profiles, expected 20"
-[ "$(leafs "images.$pid.pathprof")" = 3 ] || fail "fork: parent: $(leafs "images.$pid.pathprof")"
-[ "$(ls /dev/shm | grep -c "^pathprof\.$pid\.")" -eq 0 ] || fail "fork: child segments left"
+[ "$(leafs "images.$child.pathprof")" = 3 ] || fail "fork: parent: $(leafs "images.$child.pathprof")"
+[ "$(ls /dev/shm | grep -c "^pathprof\.$child\.")" -eq 0 ] || fail "fork: child segments left"
 [ ! -s stderr ] || fail "fork: stderr: $(cat stderr)"
 
 # 3. one PATHPROF_OUT for 20 processes at once
@@ -56,5 +47,4 @@ n=$(ls out.pathprof* | wc -l)
 for f in out.pathprof*; do [ "$(leafs "$f")" = 5 ] || fail "shared: $f: $(leafs "$f")"; done
 [ "$(cat err.* | grep -c 'holds the profile of another process')" -eq 19 ] ||
 	fail "shared: messages: $(cat err.*)"
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: $via $cc"
+finish

@@ -5,15 +5,8 @@
 # (it maps what the writer used, not the 64 GiB reservation); a /proc file
 # that says it is empty is read, and refused as what it is.
 # usage: limits.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
-set -eu
-wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
-work=$(mktemp -d "${TMPDIR:-/tmp}/pp-limits.XXXXXX")
-trap 'rm -rf "$work"; [ -z "${pid:-}" ] || kill "$pid" 2>/dev/null' EXIT
-. "$src/../crash/build.sh"
-crash_build "$wrapper" "$build" "$via" "$cc" "$src/images.c" "$work/images"
-for v in $(env | sed -n 's/^\(PATHPROF_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$6/lib.sh"
+safety_build prog.c "$work/images" -pthread -lrt
 
 long=$(printf 'p%.0s' $(seq 1 252))
 (cd "$work" && PATHPROF_OUT="$work/$long" ./images hold 0 2>err) || fail "long name: exit $?"
@@ -31,5 +24,4 @@ kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
 out=$("$pathprof" report /proc/self/status 2>&1) && fail "a /proc file was read as a profile"
 [ "$out" = "pathprof: /proc/self/status: not a pathprof profile (bad magic)" ] ||
 	fail "/proc/self/status: $out"
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: $via $cc"
+finish

@@ -6,22 +6,16 @@
 # name another user squats does not turn a program's export off: it exports
 # under NAME.uUID and says so once. Needs root and the user nobody.
 # usage: owners.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
-set -eu
-wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
+. "$6/lib.sh"
+safety_build prog.c "$work/images" -pthread -lrt
 if [ "$(id -u)" -ne 0 ] || ! id nobody >/dev/null 2>&1; then
 	echo "SKIP: needs root and the user nobody"
 	exit 77
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/pp-owners.XXXXXX")
 chmod 755 "$work"
 tag=pp-owners-$$
-trap 'rm -rf "$work"; rm -f /dev/shm/$tag*; [ -z "${pid:-}" ] || kill "$pid" 2>/dev/null' EXIT
-. "$src/../crash/build.sh"
-crash_build "$wrapper" "$build" "$via" "$cc" "$src/images.c" "$work/images"
-for v in $(env | sed -n 's/^\(PATHPROF_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+trap 'rm -rf "$work"; rm -f /dev/shm/$tag*; [ -z "$pid" ] || kill "$pid" 2>/dev/null' EXIT
 export PATHPROF_XRAY=all
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # a kept segment of root's, copied as nobody's with the pid of init
 (cd "$work" && PATHPROF_SHM=$tag-real PATHPROF_SHM_KEEP=1 PATHPROF_OUT=out ./images hold 0)
@@ -64,5 +58,4 @@ runuser -u nobody -- sh -c "echo squat > /dev/shm/$tag-sq"
 	fail "squatted: $(cat "$work/err")"
 [ -e /dev/shm/$tag-sq.u0 ] || fail "squatted: no segment under the other name"
 [ "$(cat /dev/shm/$tag-sq)" = squat ] || fail "squatted: the other user's object changed"
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: $via $cc"
+finish

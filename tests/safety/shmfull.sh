@@ -4,21 +4,12 @@
 # the counts stay exact in private memory, one line says why, and nothing is
 # left behind. Needs root (unshare -m); skipped (77) otherwise.
 # usage: shmfull.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
-set -eu
-wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
+. "$6/lib.sh"
+safety_build prog.c "$work/images" -pthread -lrt
 if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
 	echo "SKIP: needs root for a mount namespace"
 	exit 77
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/pp-shmfull.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-. "$src/../crash/build.sh"
-crash_build "$wrapper" "$build" "$via" "$cc" "$src/images.c" "$work/images"
-for v in $(env | sed -n 's/^\(PATHPROF_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-fails=0
-fail() { echo "FAIL: $via $cc: $*"; fails=$((fails + 1)); }
-# leaf calls in a profile (clang's cyg also gates inline library functions)
-leafs() { "$pathprof" report --format paths "$1" | sed -n 's/^\([0-9]*\)|main>calls>leaf$/\1/p'; }
 # SIZE: the tmpfs; WANT: the stderr line's pattern
 # the parent says the live view stopped (its first allocation could not be
 # backed) or is off (not even the segment's first bytes fit); so do the
@@ -39,5 +30,4 @@ for size in 4k 1m; do
 		[ -s "$work/stderr" ] || fail "$size: stderr: $(cat "$work/stderr")"
 	[ ! -s "$work/left" ] || fail "$size: left in /dev/shm: $(cat "$work/left")"
 done
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: $via $cc"
+finish
