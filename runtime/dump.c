@@ -408,7 +408,14 @@ static void exit_dump(void)
 {
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
 		pp__trace_freeze();
-		pp__dump(NULL);
+		/* Nobody asked for this file by name: say where it went and how
+		 * it was taken, once, or a first run leaves a puzzle in the
+		 * current directory (#32; docs/runtime.md, Defaults). */
+		if (pp__dump(NULL) == 0 && !pp__g.out[0])
+			pp__warn("profile written to %s (timing %s; PATHPROF_OUT=FILE names it, "
+				 "PATHPROF_TIMING=on times it, 'pathprof run' does both)",
+				 claimed, pp__mode.timing == PP_TIMING_ON ? "on"
+					  : pp__mode.timing == PP_TIMING_SAMPLE ? "sampled" : "off");
 	}
 }
 

@@ -203,12 +203,23 @@ int pp_xray_arm_pattern(const char *glob)
 
 /* Names first, so that a profile dumped by any path can name xray keys;
  * then PATHPROF_XRAY, so that sleds are live before main runs. */
+/* An XRay program nobody armed runs no gate and writes no profile: said at
+ * its exit, since a silent run looks like a broken profiler (#32). */
+static PP_NOINSTR void say_unarmed(void)
+{
+	if (!__atomic_load_n(&prepared, __ATOMIC_ACQUIRE))
+		pp__warn("xray: the sleds were never armed, so nothing was profiled (set "
+			 "PATHPROF_XRAY=all, call pp_xray_arm(), or run under 'pathprof run')");
+}
+
 __attribute__((constructor)) static PP_NOINSTR void xray_start(void)
 {
 	pp_register_key_address(PP_FE_XRAY, key_address);
 	const char *v = getenv("PATHPROF_XRAY");
-	if (!v)
+	if (!v) {
+		atexit(say_unarmed);
 		return;
+	}
 	if (!*v) {
 		pp__warn("PATHPROF_XRAY is empty: expected 'all' or a function-name pattern; not arming");
 		return;

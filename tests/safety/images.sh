@@ -32,7 +32,8 @@ done
 [ "$n" -eq 20 ] || fail "fork: $n child profiles, expected 20"
 [ "$(leafs "images.$child.pathprof")" = 3 ] || fail "fork: parent: $(leafs "images.$child.pathprof")"
 [ "$(ls /dev/shm | grep -c "^pathprof\.$child\.")" -eq 0 ] || fail "fork: child segments left"
-[ ! -s stderr ] || fail "fork: stderr: $(cat stderr)"
+[ "$(cat stderr)" = "pathprof: profile written to images.$child.pathprof (timing off; PATHPROF_OUT=FILE names it, PATHPROF_TIMING=on times it, 'pathprof run' does both)" ] ||
+	fail "fork: stderr: $(cat stderr)"
 
 # 3. one PATHPROF_OUT for 20 processes at once
 mkdir "$work/shared" && cd "$work/shared"
