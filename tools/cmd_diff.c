@@ -225,9 +225,29 @@ static void text_side(FILE *f, const char *tag, const diff_side_t *s)
 		s->merged.frontend ? s->merged.frontend : "?");
 }
 
+/* The first line: what a reader wants first, as the HTML page's headline
+ * says it (the row of largest impact; rows are sorted by impact). */
+static void headline(FILE *f, const diff_row_t *rows, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const diff_row_t *r = &rows[i];
+		if (!r->impact || isnan(r->impact))
+			continue;
+		fputs("Largest change: ", f);
+		put_names(f, r, " > ");
+		fprintf(f, ": %+.0f ns per run, %s\n", r->impact,
+			r->s[0].entry && r->s[1].entry ? r->verdict
+			: r->s[0].entry		       ? "only in A"
+						       : "only in B");
+		return;
+	}
+	fputs("Largest change: none (no path's time per run changed)\n", f);
+}
+
 static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
 			uint32_t top, double min_change)
 {
+	headline(f, rows, n);
 	fputs("pathprof diff: change = B - A (positive: B counts more or is slower)\n", f);
 	text_side(f, "A", &sd[0]);
 	text_side(f, "B", &sd[1]);
