@@ -19,3 +19,15 @@ ninja -C "$build" >/dev/null
 rm -rf "$prefix"
 meson install -C "$build" --no-rebuild --quiet
 "$root/tests/consumers/run.sh" "$prefix" "$build" "$root" "$@"
+# A staged install (what packagers do: meson install --destdir), then moved
+# away from the prefix it was configured for: pkg-config and the wrapper
+# must find everything relative to where they are (#32).
+if [ $# -eq 0 ]; then
+	staged=$build-staged moved=$build-moved
+	rm -rf "$staged" "$moved"
+	meson install -C "$build" --no-rebuild --quiet --destdir "$staged"
+	mv "$staged$prefix" "$moved"
+	# nothing may still be found at the configured prefix
+	rm -rf "$staged" "$prefix"
+	"$root/tests/consumers/run.sh" "$moved" "$build" "$root" make cmake-launcher cmake-package
+fi

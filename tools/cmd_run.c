@@ -331,7 +331,7 @@ int cmd_run(int argc, char **argv)
 		case OPT_OUT:
 			out = optarg;
 			break;
-		case OPT_TIMING:
+		case OPT_TIMING: {
 			uint32_t mode, n;
 			if (pp__parse_timing(optarg, &mode, &n) != 0) {
 				cli_error("run: --timing: '%s' is not 'on', 'off' or 'sample:N' (0 < N < "
@@ -340,6 +340,7 @@ int cmd_run(int argc, char **argv)
 			}
 			timing = optarg;
 			break;
+		}
 		case OPT_XRAY:
 			if (!*optarg) {
 				cli_error("run: --xray: expected 'all' or a function-name pattern");
