@@ -685,3 +685,54 @@ out:
 		pp__profile_free(p);
 	return rc;
 }
+
+/* ---- the live processes (top without a target) ---- */
+
+static int by_pid(const void *a, const void *b)
+{
+	uint64_t x = ((const pp__shm_live_t *)a)->pid, y = ((const pp__shm_live_t *)b)->pid;
+	return x < y ? -1 : x > y;
+}
+
+long pp__shm_list_live(pp__shm_live_t **out)
+{
+	*out = NULL;
+	DIR *d = opendir("/dev/shm");
+	if (!d)
+		return -1;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		pp__shm_hdr_t h;
+		struct stat st;
+		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			 (st.st_uid == geteuid() || geteuid() == 0) &&
+			 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
+			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.version == PP__SHM_VERSION &&
+			 h.state == PP__SHM_RUNNING && writer_alive(h.pid, h.start_boot_ns);
+		close(fd);
+		if (!ok)
+			continue;
+		if (n == cap) {
+			pp__shm_live_t *g = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof **out);
+			if (!g)
+				break;
+			*out = g;
+		}
+		pp__shm_live_t *l = &(*out)[n++];
+		l->pid = h.pid;
+		snprintf(l->object, sizeof l->object, "/%s", e->d_name);
+		memcpy(l->program, h.program, sizeof l->program);
+		l->program[sizeof l->program - 1] = '\0';
+		l->start_ns = h.start_ns;
+	}
+	closedir(d);
+	if (n)
+		qsort(*out, n, sizeof **out, by_pid);
+	return (long)n;
+}

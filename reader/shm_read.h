@@ -56,6 +56,19 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 
 void pp__shm_close(pp__shm_view_t *v);
 
+/* A running profiled process of this user, as /dev/shm shows it. */
+typedef struct pp__shm_live {
+	uint64_t pid;
+	char object[300];
+	char program[64];
+	uint64_t start_ns; /* CLOCK_REALTIME */
+} pp__shm_live_t;
+
+/* Every live segment this user may read whose writer still runs, by pid.
+ * The number found (*out malloc'ed, NULL when none), or -1 when /dev/shm
+ * cannot be listed. */
+long pp__shm_list_live(pp__shm_live_t **out);
+
 /* The key names the segment publishes, into names's name table, by_key
  * mapping each key to its index there (the off-CPU recorder names keys
  * read from threads' stacks). 0, or -1 with one line in err. */

@@ -54,7 +54,7 @@ static void on_signal(int sig)
 }
 
 static const char help_text[] =
-	"usage: pathprof top [options] NAME|PID\n"
+	"usage: pathprof top [options] [NAME|PID]\n"
 	"\n"
 	"Live view of a profiled program through the profile it exports to shared\n"
 	"memory (every one does: pathprof.PID by default, PATHPROF_SHM=NAME, or\n"
@@ -68,10 +68,14 @@ static const char help_text[] =
 	"PATHPROF_SHM_KEEP=1) still reads. The header says whether the writer is\n"
 	"running, exited, dead (killed, even before it is reaped), or crashed\n"
 	"(a fatal signal; its profile file was written then). A writer that is\n"
-	"gone shows its final numbers, rates averaged over its life.\n"
+	"gone shows its final numbers, rates averaged over its life. Without NAME\n"
+	"or PID: the one live profiled process of this user, or a choice among\n"
+	"them (on a terminal; --list prints them).\n"
 	"\n"
 	"options:\n"
 	"  -i, --interval SEC  refresh period in seconds, e.g. 0.5 (default 1)\n"
+	"  --list              print the live profiled processes of this user, one\n"
+	"                      'PID PROGRAM SEGMENT' line each, and exit\n"
 	"  --top N             paths shown; 0 shows all (default 20 for text, all\n"
 	"                      for json)\n"
 	"  --sort KEY          'rate' (leaf returns per second, the default), 'time'\n"
@@ -304,8 +308,10 @@ static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 	fprintf(f, "sort: %s  top %u%s\n\n", sort_names[v->sort], v->top,
 		v->top ? "" : " (all)");
 	fprintf(f, "%12s %14s %12s %6s  %s\n", "rate/s", "count", "change", "time%", "path");
+	uint64_t shown_time = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const pp_ppath_t *q = fp[i].p;
+		shown_time += fp[i].time;
 		char pct[16] = "";
 		if (c->nnodes && total_time)
 			snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)fp[i].time / (double)total_time);
@@ -331,6 +337,13 @@ static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 				db[0] == '-' ? "" : "+", db);
 		}
 	}
+	/* time% is a leaf's self time: say where the rest of the gated time is */
+	if (c->nnodes && total_time)
+		fprintf(f, "\ntime%%: the path's leaf self time over the gated time; the rows shown "
+			   "hold %.1f%%, the other %.1f%% is the self time of the nodes above the "
+			   "leaves and of paths not shown\n",
+			100.0 * (double)shown_time / (double)total_time,
+			100.0 - 100.0 * (double)shown_time / (double)total_time);
 	if (v->tty)
 		fputs("\nkeys: r rate  t time  c count  +/- paths  f freeze  q quit\n", f);
 	else
@@ -481,7 +494,7 @@ static int wait_next(view_t *v, FILE *out)
 	}
 }
 
-enum { OPT_TOP = 256, OPT_SORT, OPT_ONCE, OPT_FORMAT };
+enum { OPT_TOP = 256, OPT_SORT, OPT_ONCE, OPT_FORMAT, OPT_LIST };
 
 static const struct option longopts[] = {
 	{ "interval", required_argument, NULL, 'i' },
@@ -490,9 +503,62 @@ static const struct option longopts[] = {
 	{ "once", no_argument, NULL, OPT_ONCE },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "list", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* The live profiled processes of this user, one "PID PROGRAM SEGMENT" line
+ * each (--list; shell completion offers these pids). */
+static int list_live(FILE *out)
+{
+	pp__shm_live_t *l;
+	long n = pp__shm_list_live(&l);
+	if (n < 0) {
+		cli_error("top: /dev/shm: cannot list: %s", strerror(errno));
+		return CLI_FAIL;
+	}
+	for (long i = 0; i < n; i++)
+		fprintf(out, "%llu %s %s\n", (unsigned long long)l[i].pid, l[i].program, l[i].object);
+	free(l);
+	return out == stdout ? cli_output_close(stdout, NULL) : CLI_OK;
+}
+
+/* No target given: the one live profiled process of this user, or, with
+ * several and a terminal, the one the user picks from the list. */
+static int pick_live(char *pid, size_t n)
+{
+	pp__shm_live_t *l;
+	long found = pp__shm_list_live(&l);
+	int rc = CLI_OK;
+	if (found <= 0) {
+		cli_error("top: no live profiled process of yours in /dev/shm (give a segment name "
+			  "or a pid, or run one first)");
+		rc = CLI_FAIL;
+	} else if (found == 1) {
+		snprintf(pid, n, "%llu", (unsigned long long)l[0].pid);
+	} else if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
+		cli_error("top: %ld live profiled processes; name one (pathprof top PID):", found);
+		list_live(stderr);
+		rc = CLI_USAGE;
+	} else {
+		fprintf(stderr, "live profiled processes:\n");
+		for (long i = 0; i < found; i++)
+			fprintf(stderr, "  %ld) %llu %s\n", i + 1, (unsigned long long)l[i].pid,
+				l[i].program);
+		fprintf(stderr, "watch which (1-%ld)? ", found);
+		char line[64];
+		long k = fgets(line, sizeof line, stdin) ? strtol(line, NULL, 10) : 0;
+		if (k < 1 || k > found) {
+			cli_error("top: no choice made");
+			rc = CLI_USAGE;
+		} else {
+			snprintf(pid, n, "%llu", (unsigned long long)l[k - 1].pid);
+		}
+	}
+	free(l);
+	return rc;
+}
 
 int cmd_top(int argc, char **argv)
 {
@@ -500,7 +566,7 @@ int cmd_top(int argc, char **argv)
 	memset(&v, 0, sizeof v);
 	v.interval = 1.0;
 	uint64_t iterations = 0, n;
-	int top_given = 0, c;
+	int top_given = 0, list_only = 0, c;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hi:n:", longopts, NULL)) != -1) {
@@ -534,6 +600,9 @@ int cmd_top(int argc, char **argv)
 			if (cli_parse_u64("top: --iterations", optarg, UINT64_MAX, &iterations) < 0)
 				return CLI_USAGE;
 			break;
+		case OPT_LIST:
+			list_only = 1;
+			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json"))
 				v.json = 1;
@@ -548,11 +617,16 @@ int cmd_top(int argc, char **argv)
 			return cli_bad_option("top", c, argv);
 		}
 	}
+	if (list_only)
+		return list_live(stdout);
+	char picked[32];
+	const char *target = argv[optind];
 	if (optind >= argc) {
-		cli_error("top: no segment name or pid given (see 'pathprof top --help')");
-		return CLI_USAGE;
-	}
-	if (argc - optind > 1) {
+		int rc = pick_live(picked, sizeof picked);
+		if (rc != CLI_OK)
+			return rc;
+		target = picked;
+	} else if (argc - optind > 1) {
 		cli_error("top: one segment name or pid expected, got %d", argc - optind);
 		return CLI_USAGE;
 	}
@@ -564,7 +638,7 @@ int cmd_top(int argc, char **argv)
 		v.top = TEXT_DEFAULT_TOP;
 
 	char err[512];
-	if (pp__shm_open(&v.seg, argv[optind], err, sizeof err) != 0) {
+	if (pp__shm_open(&v.seg, target, err, sizeof err) != 0) {
 		cli_error("%s", err);
 		return CLI_FAIL;
 	}

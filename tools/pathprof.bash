@@ -39,6 +39,11 @@ _pathprof()
 	--names) COMPREPLY=($(compgen -W "full short" -- "$cur")); return ;;
 	--timing) COMPREPLY=($(compgen -W "on off sample:" -- "$cur")); return ;;
 	esac
+	# top: the pids of this user's live profiled processes
+	if [[ $cmd == top && $cur != -* ]]; then
+		COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" top --list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
+		return
+	fi
 	if [[ $cur == -* ]]; then
 		local opts
 		opts=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |

@@ -273,7 +273,35 @@ def strip_counts(paths):
     return strip(paths)
 
 
+def test_pick():
+    """top without a target (#32): --list names this user's live profiled
+    processes (the writer among them, with its program); with no target and
+    no terminal, top watches the only one or lists them and exits 2."""
+    name = TAG + "-pick"
+    env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_OUT=os.path.join(TMP, "pick.pp"))
+    w = subprocess.Popen([WRITER, "threads", "1", "10"], env=env,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    w.stdout.readline()
+    wait_named(name, 2)
+    r = subprocess.run([PATHPROF, "top", "--list"], capture_output=True, text=True)
+    mine = [l for l in r.stdout.splitlines() if l.split()[0] == str(w.pid)]
+    check(r.returncode == 0 and mine == ["%d live_writer /%s" % (w.pid, name)],
+          "top --list: %d %r" % (r.returncode, r.stdout))
+    n = len(r.stdout.splitlines())
+    r = subprocess.run([PATHPROF, "top", "--once", "--format", "json"], capture_output=True,
+                       text=True, stdin=subprocess.DEVNULL)
+    if n == 1:
+        check(r.returncode == 0 and json.loads(r.stdout)["pid"] == w.pid,
+              "top without a target, one process: %d %r" % (r.returncode, r.stderr))
+    else:
+        check(r.returncode == 2 and ("%d live_writer" % w.pid) in r.stderr,
+              "top without a target, %d processes: %d %r" % (n, r.returncode, r.stderr))
+    w.stdin.close()
+    w.wait()
+
+
 try:
+    test_pick()
     test_concurrent()
     test_killed()
     test_keep_and_export()
