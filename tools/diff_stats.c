@@ -101,10 +101,16 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 			r->hi = d[(uint32_t)ceil(0.975 * (got - 1))];
 		}
 		free(d);
-	} else {
+	} else if (a->ntimed >= DIFF_MIN_CALLS && b->ntimed >= DIFF_MIN_CALLS) {
 		double se = sqrt(a->var / a->ntimed + b->var / b->ntimed);
 		r->lo = r->change - 1.96 * se;
 		r->hi = r->change + 1.96 * se;
+	} else {
+		/* One run a side and few calls: the data carries no estimate of
+		 * its own noise, so no verdict (#29: the same binary against
+		 * itself was "+89.5 %, slower" from one call a side). */
+		r->verdict = "not enough data";
+		return;
 	}
 	/* Noise floor: how far A's own runs are from each other. */
 	double lo = INFINITY, hi = -INFINITY;

@@ -10,6 +10,9 @@
 #include "profile.h"
 
 /* Bootstrap resamples per path; the text output names the number. */
+/* With one run on a side, a verdict needs at least this many timed calls on
+ * each (the per-call spread then stands in for the runs'). */
+#define DIFF_MIN_CALLS 30
 #define DIFF_RESAMPLES 2000
 
 /* One side of the comparison: a profile or a directory of repeated runs. */
