@@ -82,7 +82,7 @@ run()
 # Unit tests of a build, minus those matching the regex $2. The ASan runtimes
 # of gcc and clang cannot share a process, so a program one compiler links
 # against the shared libpathprof the other built is left out (tests/wrapper:
-# tests/modules and tests/crash: *-clang in the gcc build and *-gcc in the clang build); the static library
+# tests/modules, tests/crash and tests/safety: *-clang in the gcc build and *-gcc in the clang build); the static library
 # mixes fine and stays in.
 unit_tests()
 {
@@ -110,7 +110,7 @@ for cfg in $configs; do
 		# Configure and build first so the test list exists.
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
-		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper|dlclose|crash|killed)-.*-$other\$")
+		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" "^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null

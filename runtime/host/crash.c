@@ -103,11 +103,16 @@ static PP_NOINSTR void dump_and_exit(void)
 }
 
 /* The copy: one thread, the crashed process's memory, free to call
- * anything. It moves to a fresh stack first. */
+ * anything. At a signal it moves to a fresh stack first (the crashed one
+ * may be overflowed, or the small alternate one); at _exit and exec the
+ * caller's stack is an ordinary one and is kept (ASan warns at every
+ * swapcontext). */
 static PP_NOINSTR void write_in_copy(int sig, long tid)
 {
 	pp__g.crash_signal = (uint32_t)sig;
 	pp__g.crash_tid = sig ? (uint64_t)tid : 0;
+	if (!sig)
+		dump_and_exit();
 	void *stack = mmap(NULL, COPY_STACK_BYTES, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ucontext_t here, there;
