@@ -1,0 +1,38 @@
+#!/bin/sh
+# Instructions per gate on a parser whose small functions end in tail calls
+# (bench/tailparse.c, clang -O2), for the cyg and xray injectors, counted by
+# callgrind inside parse(): gated minus plain, over the gates a cyg run
+# counts (entries below parse). Deterministic. Prints a markdown table.
+# usage: bench/tailinstr.sh BUILD_DIR
+set -eu
+build=$(cd "$1" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+command -v valgrind >/dev/null || { echo "tailinstr.sh: valgrind not installed" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$root/tests/common/fe_build.sh"
+n=2000
+clang -O2 -g "$root/bench/tailparse.c" -o "$tmp/plain"
+for fe in cyg xray; do
+	fe_build clang "$fe" -O2 "$root/bench/tailparse.c" "$tmp/$fe"
+done
+ir() { # EXE TIMING
+	PATHPROF_XRAY=all PATHPROF_OUT=/dev/null PATHPROF_TIMING=$2 valgrind --tool=callgrind \
+		--toggle-collect=parse --callgrind-out-file="$tmp/cg" "$1" "$n" >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	sed -n 's/^summary: //p' "$tmp/cg"
+}
+PATHPROF_TIMING=on PATHPROF_OUT="$tmp/p.pathprof" "$tmp/cyg" "$n" >/dev/null
+gates=$("$build/tools/pathprof" report --format json --top 0 "$tmp/p.pathprof" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sum(x["calls"] for x in d["nodes"] if "parse" in x["path"]))')
+base_off=$(ir "$tmp/plain" off) base_on=$(ir "$tmp/plain" on)
+echo "| injector | count-only instr/gate | timed instr/gate |"
+echo "|---|---|---|"
+for fe in cyg xray; do
+	off=$(ir "$tmp/$fe" off) on=$(ir "$tmp/$fe" on)
+	awk -v fe="$fe" -v b0="$base_off" -v b1="$base_on" -v f="$off" -v o="$on" -v g="$gates" \
+		'BEGIN { printf "| %s | %.1f | %.1f |\n", fe, (f - b0) / g, (o - b1) / g }'
+done
+echo "($gates gates in $n parses)"
