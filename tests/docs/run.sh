@@ -1,0 +1,13 @@
+#!/bin/sh
+# Runs the console blocks of one documentation page with cram (Debian's
+# python3-cram: its `cram3` runs a test file and shows a diff on drift):
+# doc2cram.py turns the page into a cram test in the build tree first.
+# usage: run.sh PAGE.md SRCROOT BUILDROOT
+set -eu
+page=$1 src=$2 build=$3
+command -v cram3 >/dev/null || { echo "docs: cram3 is not installed (apt-get install python3-cram)"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-docs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+name=$(basename "$page" .md)
+python3 "$src/tests/docs/doc2cram.py" "$page" "$src" "$build" >"$work/$name.t"
+TMPDIR=$work cram3 --shell=/bin/sh "$work/$name.t"
