@@ -1,5 +1,5 @@
 #!/bin/sh
-# PATHPROF_ROOT and PATHPROF_FUNCTIONS through one front-end: build roots.c,
+# PATHPROF_ROOT and PATHPROF_FUNCTIONS through one front-end: build examples/roots.c,
 # run it under each selection of select.expected and compare the canonical
 # listing (order aside) and the events and unmatched counters exactly; then
 # record a trace under a root selection with timing on and check that its
@@ -11,7 +11,7 @@ command -v "$cc" >/dev/null 2>&1 || { echo "select.sh: compiler $cc not found" >
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-select.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 . "$root/tests/common/fe_build.sh"
-fe_build "$cc" "$fe" -O2 "$root/tests/frontends/roots.c" "$work/prog"
+fe_build "$cc" "$fe" -O2 "$root/examples/roots.c" "$work/prog"
 export PATHPROF_XRAY=all PATHPROF_TIMING=off
 
 # counters FILE: the line select.expected keeps after each listing

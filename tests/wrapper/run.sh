@@ -86,7 +86,7 @@ st=$?
 # by the wrapper (gcc and clang alike), whole names only (lex, not
 # lexer_start), PATHPROF_FUNCTIONS overriding them at run time, and run
 # --root / --functions; the counts are tests/frontends/select.expected's.
-roots=$srcdir/../frontends/roots.c
+roots=$srcdir/../../examples/roots.c
 # Under gcc's AddressSanitizer (scripts/sanitize.sh asan-gcc) the runtime
 # carries gcc's ASan runtime, which a clang-built program cannot share.
 gcc_asan=
