@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <pathprof/pathprof.h>
 
-#include "../../examples/feed/gate.h"
+#include "feed/gate.h"
 
 static volatile unsigned sink;
 
