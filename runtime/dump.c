@@ -18,6 +18,7 @@
 #include "map.h"
 #include "profile.h"
 #include "runtime.h"
+#include "select.h"
 #include "slab.h"
 #include "recorder.h"
 
@@ -408,6 +409,7 @@ static void exit_dump(void)
 {
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
 		pp__trace_freeze();
+		pp__select_report();
 		/* Nobody asked for this file by name: say where it went and how
 		 * it was taken, once, or a first run leaves a puzzle in the
 		 * current directory (#32; docs/runtime.md, Defaults). */

@@ -27,6 +27,10 @@ static char *lists[3]; /* [PP__SEL_ROOTS], [PP__SEL_FUNCTIONS]: owned copies */
 static pthread_mutex_t select_lock = PTHREAD_MUTEX_INITIALIZER;
 static pp__live_resolver_t resolver; /* under select_lock */
 static __thread int naming PP_TLS_IE;
+/* Per list: the keys it picked, and how it was given (said at exit when it
+ * picked none: a selection that matches nothing is otherwise silent). */
+static uint64_t picked[3];
+static char set_by[3][32];
 
 /* Under select_lock. Readers see the key before the tag that makes it live. */
 static void remember(int fe, uint64_t key, int cls)
@@ -80,8 +84,12 @@ static int classify(int fe, uint64_t key)
 		return PP__KEY_PLAIN;
 	if (lists[PP__SEL_FUNCTIONS] && !pp__select_name(lists[PP__SEL_FUNCTIONS], ',', name))
 		return PP__KEY_SKIP;
-	if (lists[PP__SEL_ROOTS] && pp__select_name(lists[PP__SEL_ROOTS], ',', name))
+	if (lists[PP__SEL_FUNCTIONS])
+		picked[PP__SEL_FUNCTIONS]++;
+	if (lists[PP__SEL_ROOTS] && pp__select_name(lists[PP__SEL_ROOTS], ',', name)) {
+		picked[PP__SEL_ROOTS]++;
 		return PP__KEY_ROOT;
+	}
 	return PP__KEY_PLAIN;
 }
 
@@ -134,6 +142,8 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 	pthread_mutex_lock(&select_lock);
 	free(lists[which]);
 	lists[which] = copy;
+	picked[which] = 0;
+	snprintf(set_by[which], sizeof set_by[which], "%s", what);
 	if (pp__class_slots) {
 		memset(pp__class_slots, 0, PP__CLASS_SLOTS * sizeof *pp__class_slots);
 		used = 0;
@@ -155,4 +165,15 @@ void pp__select_env_load(void)
 	s = getenv("PATHPROF_FUNCTIONS");
 	if (s && *s)
 		pp__select_set(PP__SEL_FUNCTIONS, s, "PATHPROF_FUNCTIONS");
+}
+
+void pp__select_report(void)
+{
+	pthread_mutex_lock(&select_lock);
+	for (uint32_t w = PP__SEL_ROOTS; w <= PP__SEL_FUNCTIONS; w++)
+		if (lists[w] && !picked[w])
+			pp__warn("%s=%s: no function that ran matched%s", set_by[w], lists[w],
+				 w == PP__SEL_ROOTS ? "; no event started at a root"
+						    : "; nothing was gated");
+	pthread_mutex_unlock(&select_lock);
 }

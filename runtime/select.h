@@ -66,6 +66,9 @@ static inline int pp__key_class(int fe, uint64_t key)
 /* PATHPROF_ROOT and PATHPROF_FUNCTIONS (start-up). */
 void pp__select_env_load(void);
 
+/* At exit: one line for each selection that matched no function that ran. */
+void pp__select_report(void);
+
 /* Set one selection (PP__SEL_ROOTS or PP__SEL_FUNCTIONS) from a glob list,
  * NULL or "" to clear it; forgets every class already found. 0, or -1 with
  * one warning for a malformed list (the selection is then unchanged). */

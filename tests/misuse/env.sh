@@ -78,7 +78,11 @@ rm -f "/dev/shm/pp-misuse-keep-$$" # kept, as asked
 # outermost root wins); a list selecting no function leaves no gate.
 run "" default.paths PATHPROF_ROOT=rec
 run "" default.paths PATHPROF_FUNCTIONS='*,!re'
-run "" other PATHPROF_FUNCTIONS=re
+run "pathprof: PATHPROF_FUNCTIONS=re: no function that ran matched; nothing was gated" other \
+	PATHPROF_FUNCTIONS=re
+# A selection that matches no function that ran says so at exit (#29).
+run "pathprof: PATHPROF_ROOT=Impl::Write: no function that ran matched; no event started at a root" \
+	default.paths PATHPROF_ROOT=Impl::Write
 run "pathprof: PATHPROF_ROOT=a,,b: an empty pattern at byte 2; ignored" default.paths PATHPROF_ROOT=a,,b
 run "pathprof: PATHPROF_FUNCTIONS=[x: '[x' has a '[' that is never closed; ignored" default.paths \
 	PATHPROF_FUNCTIONS='[x'
