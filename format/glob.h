@@ -1,7 +1,7 @@
 /* The one glob syntax every selection of functions uses: PATHPROF_XRAY,
  * PATHPROF_ROOT, PATHPROF_FUNCTIONS (cyg), the wrapper's --exclude-functions
  * and the plugin's -pathprof-list file. Plain C with no dependency, so the
- * pass plugin compiles the same file into the compiler (docs/selection.md). */
+ * pass plugin compiles the same file into the compiler (docs/guides/selection.md). */
 #ifndef PP_GLOB_H
 #define PP_GLOB_H
 

@@ -1,7 +1,7 @@
 /* Bucket arithmetic and sparse-histogram operations for segment timings.
  * The recording side (pp__hist_cell) is inline in hist.h; everything here
  * runs at read/report time, so it favours exactness over speed.
- * Layout and error bound: docs/histograms.md. */
+ * Layout and error bound: docs/reference/histograms.md. */
 #include "hist.h"
 
 #include <stdlib.h>

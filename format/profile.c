@@ -1,7 +1,7 @@
 /* Profile files: what the writer (profile_write.c) and the validating reader
  * (profile_read.c) share — the stable path id, tick conversion, freeing, and
  * the semantic checks both apply. The file may come from another machine,
- * another version or a crashed run. Field-by-field layout: docs/file-format.md. */
+ * another version or a crashed run. Field-by-field layout: docs/reference/file-format.md. */
 #include "profile_impl.h"
 
 #include <pathprof/state.h>

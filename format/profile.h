@@ -1,4 +1,4 @@
-/* The merged profile in memory, and its file format (docs/file-format.md).
+/* The merged profile in memory, and its file format (docs/reference/file-format.md).
  * One model serves the runtime's dump, the CLI's readers and writers (report,
  * merge, diff, replay): the file is written and read field by field, never as
  * a struct dump, and every size and offset is validated before use. */
@@ -25,7 +25,7 @@ typedef struct pp_name {
 
 /* A name sequence and what was measured on it, for the two lists of a
  * profile. A path (root->leaf) has its exact count of leaf returns and no
- * times. A calling-context node (the prefix ending at a gate, docs/semantics.md)
+ * times. A calling-context node (the prefix ending at a gate, docs/reference/semantics.md)
  * has the times of the gate's timed exits there: incl holds the inclusive
  * time of each call (incl.count = timed calls), self the sum of inclusive
  * minus gated children's inclusive time; its count is 0. A path's id is the
@@ -92,7 +92,7 @@ typedef struct pp_profile {
 	uint64_t unprofiled_frames;  /* gates run by threads that got no slab (arena full) */
 	uint64_t unprofiled_threads; /* threads that got no slab */
 	uint64_t drops_signal;  /* gates of signal handlers that ran while their thread was
-				 * inside the runtime's slow path (docs/control-flow.md) */
+				 * inside the runtime's slow path (docs/internals/control-flow.md) */
 	uint64_t threads;       /* threads that ever registered */
 	uint32_t crash_signal;  /* written at a fatal signal: its number, else 0 */
 	uint64_t crash_tid;     /* ... and the thread (kernel tid) it hit */

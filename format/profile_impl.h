@@ -1,5 +1,5 @@
 /* What profile.c, profile_write.c and profile_read.c share: the section layout
- * of the file (docs/file-format.md) and the semantic checks, so that the
+ * of the file (docs/reference/file-format.md) and the semantic checks, so that the
  * writer refuses exactly what the reader would reject. Private to the runtime. */
 #ifndef PP_PROFILE_IMPL_H
 #define PP_PROFILE_IMPL_H

@@ -1,5 +1,5 @@
 /* The profile writer: validates, then emits the file field by field
- * (docs/file-format.md), replacing a regular file atomically so a crash never
+ * (docs/reference/file-format.md), replacing a regular file atomically so a crash never
  * leaves half a profile under its final name. */
 #include "profile_impl.h"
 #include "crc32.h"

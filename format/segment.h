@@ -1,7 +1,7 @@
 /* The live segment's layout: the header at arena offset 0 and the name
  * records, as the writer (shm.c, and the arena's allocator in slab.c) stores
  * them and the reader (reader/shm_read.c) checks them. Only definitions:
- * both sides include this, neither copies it (docs/live.md). */
+ * both sides include this, neither copies it (docs/guides/live.md). */
 #ifndef PP_SEGMENT_H
 #define PP_SEGMENT_H
 

@@ -1,4 +1,4 @@
-/* The raw event trace's file layout (docs/trace.md): what the recorder
+/* The raw event trace's file layout (docs/guides/trace.md): what the recorder
  * (runtime/recorder.c) writes and the reader (reader/trace_read.c) reads,
  * defined once. Only definitions. */
 #ifndef PP_TRACE_FORMAT_H

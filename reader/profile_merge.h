@@ -9,7 +9,7 @@
 #include "profile.h"
 
 /* dst += src. A zeroed dst is empty and takes src's metadata; otherwise the
- * metadata combine as docs/live.md says (start the earliest, end the latest,
+ * metadata combine as docs/guides/live.md says (start the earliest, end the latest,
  * front-end or command "mixed"/"(merged)" when they differ). The result is
  * in canonical order (names sorted, paths by id), so merging is associative
  * byte for byte. Returns 0, or -1 with one line in err: tick rates that

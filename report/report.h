@@ -1,7 +1,7 @@
 /* Renderers of a merged profile: a readable text report, a complete JSON
  * export, the canonical path listing that verify and tests compare, and the
  * formats other tools read: folded stacks, Graphviz DOT, a self-contained
- * HTML page and gzip-compressed pprof (docs/reports.md).
+ * HTML page and gzip-compressed pprof (docs/reference/reports.md).
  * The tool's side only (`pathprof report`, run, diff, top): a profiled
  * program never carries them (its pp_summary() is runtime/summary.c). */
 #ifndef PP_REPORT_H
@@ -60,7 +60,7 @@ int pp__report_value_parse(const char *s, pp_report_value_t *v);
 /* The report formats, in enum order: the one table that --help, the man
  * page, the error for a bad word, shell completion (`pathprof report
  * --formats`) and the dispatch below all read, so adding a format is one
- * row here and its renderer (docs/reports.md, "Adding a format"). */
+ * row here and its renderer (docs/reference/reports.md, "Adding a format"). */
 typedef struct pp_report_format_info {
 	const char *name;
 	const char *summary; /* one line of --help */
@@ -78,7 +78,7 @@ void pp__report_format_help(FILE *out, int indent);
  * Shared with the CLI's own JSON outputs (diff, top). */
 void pp__report_json_str(FILE *out, const char *str);
 
-/* Version of the JSON export's layout (docs/cli.md); bumped on any change a
+/* Version of the JSON export's layout (docs/reference/cli.md); bumped on any change a
  * consumer could notice. */
 #define PP_REPORT_JSON_SCHEMA 2
 

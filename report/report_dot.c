@@ -9,7 +9,7 @@
 #include "report_impl.h"
 
 /* Graphviz lays out a few hundred boxes legibly, not thousands: by default
- * the graph keeps about this many, the heaviest (docs/reports.md). */
+ * the graph keeps about this many, the heaviest (docs/reference/reports.md). */
 #define DOT_NODES 100
 
 /* A DOT quoted string: '"' and '\' escaped (labels read '\' sequences),

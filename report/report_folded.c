@@ -1,6 +1,6 @@
 /* Folded stacks: `root;...;leaf value` lines, the input of flamegraph.pl,
  * inferno and speedscope. The value is a path's count, a node's self time
- * (widths add up to inclusive times) or a path's leaf self time (docs/reports.md). */
+ * (widths add up to inclusive times) or a path's leaf self time (docs/reference/reports.md). */
 #include <stdlib.h>
 
 #include "report_impl.h"

@@ -16,7 +16,7 @@
 #define PP__HTML_MAX_PATHS 10000
 
 /* Write the page comparing profile a (baseline) with b, given diff's JSON
- * output (docs/trace.md) of the same pair, which lists the paths ids[0..nids)
+ * output (docs/guides/trace.md) of the same pair, which lists the paths ids[0..nids)
  * out of npaths compared. When either side has more than PP__HTML_MAX_PATHS
  * paths, each side carries the listed ones, then its heaviest up to the
  * budget, and sums the rest in "(other)" paths; the page says so. Returns

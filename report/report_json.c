@@ -1,6 +1,6 @@
 /* The JSON export for programs: every field of the profile and each selected
  * path with its segments' percentiles and histogram bins (schema in
- * docs/cli.md). Its string writer is shared with the CLI's JSON outputs. */
+ * docs/reference/cli.md). Its string writer is shared with the CLI's JSON outputs. */
 #include <math.h>
 #include <string.h>
 

@@ -412,7 +412,7 @@ static void exit_dump(void)
 		pp__select_report();
 		/* Nobody asked for this file by name: say where it went and how
 		 * it was taken, once, or a first run leaves a puzzle in the
-		 * current directory (#32; docs/runtime.md, Defaults). */
+		 * current directory (#32; docs/reference/runtime.md, Defaults). */
 		if (pp__dump(NULL) == 0 && !pp__g.out[0])
 			pp__warn("profile written to %s (timing %s; PATHPROF_OUT=FILE names it, "
 				 "PATHPROF_TIMING=on times it, 'pathprof run' does both)",

@@ -62,7 +62,7 @@ void pp__env_load(void)
 			pp__warn("PATHPROF_CRASH=%s: expected on or off; using on", s);
 	}
 	/* A path is at most as deep as the stack bound, and the profile file holds
-	 * paths up to 4096 deep (docs/file-format.md). */
+	 * paths up to 4096 deep (docs/reference/file-format.md). */
 	pp__config.depth = (uint32_t)env_number("PATHPROF_DEPTH", pp__config.depth, 2, 4096);
 	pp__config.paths = env_number("PATHPROF_PATHS", pp__config.paths, 16, 1u << 26);
 	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);

@@ -1,6 +1,6 @@
 /* Exporting: the arena moves, at the same addresses, into a named
  * shared-memory object, so every pointer the slabs hold stays valid and a
- * reader in another process maps the same bytes (docs/live.md). The
+ * reader in another process maps the same bytes (docs/guides/live.md). The
  * configured name waits in pp__config.shm until the arena's next allocation
  * (or pp_shm_export) so that a forked child that only execs or exits never
  * creates a segment. */

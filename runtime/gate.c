@@ -177,7 +177,7 @@ static PP_NOINLINE void pop_timed(pp__tls_t *t, uint32_t v, uint64_t now);
  * Without one, the exit has no entry (pp_root() inside a gate, a frame
  * already dropped): count it. Within a recursion the nearest frame of the
  * key may be a dead instance rather than the one leaving; the entry check
- * catches most of those (docs/control-flow.md). */
+ * catches most of those (docs/internals/control-flow.md). */
 static void leave_checked(pp__tls_t *t, uint64_t key, int checked, uint64_t now)
 {
 	uint32_t d = depth_of(t);

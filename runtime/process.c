@@ -2,7 +2,7 @@
  * (PATHPROF_SERVICE, else the program's name), the host name and the build
  * id of the main executable (its GNU build-id note, read from memory, so no
  * file is opened). Computed once at start-up; the profile and the live
- * segment carry them (docs/fleet.md). */
+ * segment carry them (docs/guides/fleet.md). */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * At the exit dump the recorder freezes: every thread's buffer is flushed
  * with its end record and nothing more is recorded or counted, so the
  * replay of the trace is the profile written then, threads still running
- * included (docs/trace.md). */
+ * included (docs/guides/trace.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

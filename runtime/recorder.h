@@ -1,5 +1,5 @@
 /* The trace recorder's hooks (recorder.c): what the gate's slow paths and
- * the dump call to record a run's gate events (docs/trace.md), and the gate
+ * the dump call to record a run's gate events (docs/guides/trace.md), and the gate
  * semantics with a caller-supplied time that replay drives. Recording works
  * by keeping a recorded thread's limit at 0, so every gate takes the slow
  * path and nothing is added to the inline gate. The file layout is

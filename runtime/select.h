@@ -2,7 +2,7 @@
  * a matching function starts an event, as pp_root() just before it would)
  * and PATHPROF_FUNCTIONS (only matching functions are gates). Each key is
  * named and matched once, then looked up in a table; the gate itself never
- * matches a name (docs/selection.md). */
+ * matches a name (docs/guides/selection.md). */
 #ifndef PP_SELECT_H
 #define PP_SELECT_H
 

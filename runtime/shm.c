@@ -53,7 +53,7 @@ int pp__shm_name_ok(const char *s)
 
 /* Unset, PATHPROF_SHM exports under this name: the segment is what a
  * process killed without a chance to write its profile leaves for `pathprof
- * recover` (docs/crash.md). Empty or "off" exports nothing. */
+ * recover` (docs/guides/crash.md). Empty or "off" exports nothing. */
 #define DEFAULT_SEGMENT "pathprof.%p"
 
 void pp__shm_env_load(void)
@@ -302,7 +302,7 @@ totals:
 
 /* A pass every NAMER_MS, and one at once when a thread records a new path:
  * its names reach the segment within the time a resolve takes, so a kill
- * soon after loses few (docs/crash.md). */
+ * soon after loses few (docs/guides/crash.md). */
 static void *namer_main(void *arg)
 {
 	pp__shm_hdr_t *h = pp__arena.hdr;

@@ -2,7 +2,7 @@
  * shared-memory object so that another process (`pathprof top`) can read a
  * running or dead program's slabs without stopping or touching it (create,
  * name keys in the background, remove at exit). Its layout is in segment.h,
- * which the reader (reader/shm_read.h) includes too (docs/live.md). */
+ * which the reader (reader/shm_read.h) includes too (docs/guides/live.md). */
 #ifndef PP_SHM_H
 #define PP_SHM_H
 

@@ -2,7 +2,7 @@
 # The consumer-project suite (tests/consumers/run.sh): install BUILD into
 # PREFIX (default BUILD-prefix; the build's prefix option is set to it), then
 # build and run the consumer programs every documented way against it, the
-# build tree and pathprof as a Meson subproject (docs/build-systems.md).
+# build tree and pathprof as a Meson subproject (docs/guides/build-systems.md).
 # usage: scripts/consumers.sh BUILD [PREFIX [WAY...]]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)

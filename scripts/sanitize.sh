@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build pathprof under sanitizers and run its tests there: the unit suite
 # under ASan+UBSan with gcc and with clang, and the threaded tests under
-# TSan. Any sanitizer report fails the run (docs/robustness.md).
+# TSan. Any sanitizer report fails the run (docs/internals/robustness.md).
 # usage: scripts/sanitize.sh [asan-gcc] [asan-clang] [tsan]   (default: all three)
 # Build dirs go under $PP_SANITIZE_DIR (default: <repo>/build-sanitize).
 set -eu

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The whole test suite, as CI runs it: install what is missing, build with
 # warnings as errors, run every Meson suite (unit, verify, e2e), then the
-# sanitizer builds and a short fuzz run (docs/robustness.md; PP_FUZZ_SECONDS
+# sanitizer builds and a short fuzz run (docs/internals/robustness.md; PP_FUZZ_SECONDS
 # per target, default 30; PP_SANITIZE=0 skips both), the consumer projects
 # (scripts/consumers.sh; PP_CONSUMERS=0 skips them), and the plugin tests and
 # verify against LLVM 19 (scripts/llvm19.sh; PP_LLVM19=0 skips it).

@@ -46,7 +46,7 @@ static const char help_text[] =
 	"  -h, --help          show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 unreadable input or failed write, 2 bad command\n"
-	"line. See docs/trace.md for the statistics, docs/reports.md for the page.\n";
+	"line. See docs/guides/trace.md for the statistics, docs/reference/reports.md for the page.\n";
 
 static int ends_with(const char *s, const char *suffix)
 {

@@ -26,7 +26,7 @@ static const char help_text[] =
 	"poll, disk, net, sleep, other) and which path wakes them, for SECONDS\n"
 	"(default 10; SIGINT ends it sooner), then write a profile FILE: the counts\n"
 	"and times of its live segment at the end, and the off-CPU data of the\n"
-	"recorded time (docs/offcpu.md). The process must export its live segment\n"
+	"recorded time (docs/guides/offcpu.md). The process must export its live segment\n"
 	"(the default; PATHPROF_SHM not off). Needs root, or CAP_BPF and\n"
 	"CAP_PERFMON, and a kernel with BTF.\n"
 	"\n"

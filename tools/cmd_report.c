@@ -50,8 +50,8 @@ static const char help_tail[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 unreadable or invalid FILE or failed write,\n"
-	"2 bad command line. See docs/cli.md for the JSON schema and\n"
-	"docs/reports.md for folded, dot, html and pprof.\n";
+	"2 bad command line. See docs/reference/cli.md for the JSON schema and\n"
+	"docs/reference/reports.md for folded, dot, html and pprof.\n";
 
 enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE, OPT_NAMES,
        OPT_MIN_SHARE, OPT_FORMATS };

@@ -54,7 +54,7 @@ static const char help_text[] =
 	"                    are passed through (PATHPROF_FUNCTIONS)\n"
 	"                    LIST: globs separated by commas, '!' before one\n"
 	"                    excludes, each matching whole names: 'lex' is not\n"
-	"                    'lexer_start' (docs/selection.md)\n"
+	"                    'lexer_start' (docs/guides/selection.md)\n"
 	"  --top N           paths shown in the text report (default 20; 0: all)\n"
 	"  --format FMT      report format, as 'pathprof report --format'\n"
 	"  --names FORM      'full' (default) or 'short' C++ names, as 'pathprof\n"
@@ -62,7 +62,7 @@ static const char help_text[] =
 	"  --offcpu          also record where the program's threads block, why\n"
 	"                    (futex, poll, disk, net, sleep, other) and which path\n"
 	"                    wakes them, with BPF (needs root or CAP_BPF and\n"
-	"                    CAP_PERFMON, and a kernel with BTF; docs/offcpu.md)\n"
+	"                    CAP_PERFMON, and a kernel with BTF; docs/guides/offcpu.md)\n"
 	"  -o, --output FILE write the report to FILE instead of standard output,\n"
 	"                    which the program's own output shares ('pprof', being\n"
 	"                    binary, needs it)\n"
@@ -70,7 +70,7 @@ static const char help_text[] =
 	"\n"
 	"The program exports its profile to the live segment pathprof-run.PID\n"
 	"(unless PATHPROF_SHM names another), so 'pathprof top PID' watches it.\n"
-	"When a signal ends it: a crash writes the profile itself (docs/crash.md);\n"
+	"When a signal ends it: a crash writes the profile itself (docs/guides/crash.md);\n"
 	"a kill that writes nothing (SIGKILL, the OOM killer) is recovered from\n"
 	"the segment, as 'pathprof recover' does, and the report says so.\n"
 	"\n"
@@ -505,7 +505,7 @@ int cmd_run(int argc, char **argv)
 				file, file);
 	} else if (pid && status < 126) {
 		cli_error("run: '%s' wrote no profile to %s: was it built with a pathprof injector "
-			  "(pathprof-cc --via=..., docs/getting-started-cyg.md) and did any gate run?",
+			  "(pathprof-cc --via=..., docs/guides/getting-started-cyg.md) and did any gate run?",
 			  prog[0], file ? file : out);
 	} else if (pid && status > 128) {
 		cli_error("run: no profile: '%s' died before it could write one%s", prog[0],

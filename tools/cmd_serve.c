@@ -52,7 +52,7 @@ static const char help_text[] =
 	"scraped, then new ones while there is room; the choice then stays, so that\n"
 	"every counter only grows. A damaged or foreign shared-memory object is\n"
 	"skipped with one warning; a process that died without exiting is not\n"
-	"served ('pathprof recover' reads its segment). docs/fleet.md has the\n"
+	"served ('pathprof recover' reads its segment). docs/guides/fleet.md has the\n"
 	"Prometheus set-up and queries.\n"
 	"\n"
 	"options:\n"
@@ -357,7 +357,7 @@ static int scrape(server_t *s, int openmetrics, char **body, size_t *len)
 	return rc;
 }
 
-/* ---- HTTP, on libmicrohttpd (docs/decisions.md: a kept server library
+/* ---- HTTP, on libmicrohttpd (docs/internals/decisions.md: a kept server library
  * rather than our own parser). One internal thread serves every connection
  * with epoll, so a slow client never holds up another; the limits below
  * bound what a hostile one can take. ---- */

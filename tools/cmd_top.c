@@ -83,7 +83,7 @@ static const char help_text[] =
 	"  --once              print one snapshot and exit (same as -n 1)\n"
 	"  -n, --iterations N  exit after N refreshes (default: until 'q' or a signal)\n"
 	"  --format FMT        'text' (default) or 'json': one JSON object per refresh,\n"
-	"                      one per line (schema in docs/live.md)\n"
+	"                      one per line (schema in docs/guides/live.md)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"keys (when standard input and output are a terminal):\n"
@@ -195,7 +195,7 @@ static uint64_t delta(uint64_t now, uint64_t before)
 }
 
 /* "crashed" once the writer met a fatal signal: its profile file was
- * written then, and the segment holds what it had counted (docs/crash.md). */
+ * written then, and the segment holds what it had counted (docs/guides/crash.md). */
 static const char *state_word(const pp__shm_stats_t *st)
 {
 	if (st->exited)

@@ -1,6 +1,6 @@
 /* The statistics of `pathprof diff`: per-path numbers of both sides matched
  * by id, the interval of the change, the noise floor from A's runs and the
- * verdict that needs the change to clear both (docs/trace.md). Deterministic:
+ * verdict that needs the change to clear both (docs/guides/trace.md). Deterministic:
  * the same inputs give the same intervals, so outputs compare exactly. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The statistics of `pathprof diff` (cmd_diff.c): per-path numbers of both
  * sides, the 95% interval of the change (bootstrap over runs, or a normal
  * bound from the histograms), the noise floor and the verdict. Kept apart from
- * the command so the method reads on its own (docs/trace.md). */
+ * the command so the method reads on its own (docs/guides/trace.md). */
 #ifndef PP_DIFF_STATS_H
 #define PP_DIFF_STATS_H
 

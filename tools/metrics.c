@@ -3,7 +3,7 @@
  * moved from pathprof's log-linear buckets onto fixed `le` bounds: a call
  * lands in the first bound at or above its bucket's midpoint, so a duration
  * within 3.2 % (half a bucket) of a bound may be counted on its other side
- * (docs/fleet.md). Label values are valid UTF-8 (ill-formed bytes become
+ * (docs/guides/fleet.md). Label values are valid UTF-8 (ill-formed bytes become
  * '?') and escaped as the format asks. */
 #include <math.h>
 #include <stdlib.h>

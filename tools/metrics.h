@@ -1,7 +1,7 @@
 /* The Prometheus exposition of live profiles (`pathprof serve`): per path a
  * counter of leaf returns, per node a latency histogram, per process its
  * totals, and the exporter's own health, in the text format 0.0.4 or in
- * OpenMetrics 1.0 (docs/fleet.md). */
+ * OpenMetrics 1.0 (docs/guides/fleet.md). */
 #ifndef PP_METRICS_H
 #define PP_METRICS_H
 

@@ -4,7 +4,7 @@
 # clang and through raii and cyg with gcc, runs each build twice (recording a
 # trace the second time) and compares the canonical path listings across runs,
 # builds, the replayed trace and the workloads' own --expect oracles, plus the
-# stable path ids and the drop counters. Prints a PASS/FAIL table (docs/verify.md);
+# stable path ids and the drop counters. Prints a PASS/FAIL table (docs/internals/verify.md);
 # exits 1 on any mismatch.
 # usage: verify.sh BUILD_DIR [-O2|-O0|...]   (a built pathprof Meson build;
 #        the optimisation level of the workloads, -O2 by default)
@@ -104,7 +104,7 @@ warn="$opt -g -Wall -Wextra -Werror"
 
 # fe_flags BUILD: compile flags, link flags and compiler of one build (into
 # cflags, lflags, ccomp, cxxcomp); both workloads read the FEED_* switches of
-# examples/feed/gate.h. See docs/verify.md for why.
+# examples/feed/gate.h. See docs/internals/verify.md for why.
 fe_flags()
 {
 	case $1 in

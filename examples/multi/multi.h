@@ -1,5 +1,5 @@
 /* multi: a toy request server in four files, the project the worked example
- * (docs/worked-example.md) profiles with each injector. */
+ * (docs/guides/worked-example.md) profiles with each injector. */
 #ifndef MULTI_H
 #define MULTI_H
 

@@ -92,7 +92,7 @@ void gateFunction(Function &F)
 	LLVMContext &c = M.getContext();
 	FunctionCallee enter = shimFunction(M, "pp_plugin_enter", Type::getInt64Ty(c));
 	// The leave names the key it leaves: the runtime checks it against
-	// the top frame (docs/control-flow.md).
+	// the top frame (docs/internals/control-flow.md).
 	FunctionCallee leave = shimFunction(M, "pp_plugin_leave", Type::getInt64Ty(c));
 
 	std::vector<Instruction *> exits;

@@ -41,7 +41,7 @@ bool selectFunctions(llvm::Module &M, Mode mode, const std::string &listPath,
 std::string displayName(llvm::StringRef mangled);
 
 // Compile-time key of a function: FNV-1a 64 of its mangled name (clone
-// suffix removed), never 0. Documented in docs/plugin.md; anything that must
+// suffix removed), never 0. Documented in docs/reference/plugin.md; anything that must
 // produce the same keys (a test, another tool) follows that text.
 uint64_t functionKey(llvm::StringRef mangled);
 

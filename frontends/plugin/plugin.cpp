@@ -1,6 +1,6 @@
 // The pathprof LLVM pass plugin: `clang -fpass-plugin=pathprof-plugin.so`
 // gates the selected functions with calls into the plugin shim (shim.c).
-// It runs at the start of the pipeline, before the inliner (docs/plugin.md).
+// It runs at the start of the pipeline, before the inliner (docs/reference/plugin.md).
 #include "pass.h"
 
 #include "llvm/Passes/PassBuilder.h"

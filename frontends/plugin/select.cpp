@@ -65,7 +65,7 @@ bool isExcluded(const Function &F)
 	    hasPrefix(n, "__dtor_"))
 		return true;
 	// PP_NOINSTR and xray_never_instrument reach the IR as this attribute;
-	// a bare no_instrument_function leaves no trace there (docs/plugin.md).
+	// a bare no_instrument_function leaves no trace there (docs/reference/plugin.md).
 	if (F.getFnAttribute("function-instrument").getValueAsString() == "xray-never")
 		return true;
 	// No body to put a call into.

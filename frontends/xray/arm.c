@@ -88,7 +88,7 @@ static PP_NOINSTR int prepare(void)
 	}
 	if (pp__xray_calibrate() != 0)
 		pp__warn("xray: could not calibrate the sled handler; tail calls are "
-			 "followed without stack checks (docs/xray.md)");
+			 "followed without stack checks (docs/reference/xray.md)");
 	__atomic_store_n(&pp__xray_map, m, __ATOMIC_RELEASE);
 	if (!__xray_set_handler(pp__xray_handler)) {
 		pp__warn("xray: the XRay runtime refused the handler");

@@ -1,7 +1,7 @@
 /* The XRay sled handler: ENTRY/EXIT/TAIL events of XRay function ids become
  * the runtime's inline gate. A small per-thread shadow of the shim's own
  * frames lets a tail call give the source-level path: the jumping frame stays
- * open until its tail-callee returns (docs/xray.md, "Tail calls"). */
+ * open until its tail-callee returns (docs/reference/xray.md, "Tail calls"). */
 #include <errno.h>
 #include <string.h>
 

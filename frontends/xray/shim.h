@@ -37,7 +37,7 @@ void pp__xray_handler(int32_t fid, int type) PP_NOINLINE;
 
 /* Learn where the sleds' stack slot lies relative to the handler, with the
  * probes below. 0 on success; -1 leaves the shim in its degraded mode
- * (docs/xray.md, "Tail calls"). Call with no sled patched. */
+ * (docs/reference/xray.md, "Tail calls"). Call with no sled patched. */
 int pp__xray_calibrate(void) PP_NOINSTR;
 
 /* Probes compiled with -fxray-instrument (probe.c): tail jumps to leaf. */

@@ -1,5 +1,5 @@
 /* pathprof HTML report: builds the page from the JSON export embedded in
- * #pp-data (schema in docs/cli.md) and the DOT node ids in #pp-ids. For a
+ * #pp-data (schema in docs/reference/cli.md) and the DOT node ids in #pp-ids. For a
  * diff (`pathprof diff --format html`) #pp-data is B, #pp-data-a is A and
  * #pp-diff is diff's JSON: frames take the colour of diff's own verdicts, so
  * page, text and JSON never disagree. Every name reaches the page through

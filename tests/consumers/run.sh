@@ -3,7 +3,7 @@
 # installed prefix, the build tree, and pathprof as a Meson subproject. Each
 # way builds the two-file C program and the C++ one in tests/consumers/app
 # through every injector the compiler supports, runs them, and compares the
-# profile's path listing with app/expected exactly (docs/build-systems.md).
+# profile's path listing with app/expected exactly (docs/guides/build-systems.md).
 # C++ listings are compared on the paths through handle(): cyg and xray also
 # count the standard library's inline functions, which are not the build's
 # business.

@@ -32,7 +32,7 @@ NOINL static void recover(void) { GATE(); char pad[16]; memset(pad, 1, sizeof pa
 /* longjmp out of two or three gated frames, then a sibling of the dead ones
  * and a child of the surviving parent. recover's frame is kept smaller than
  * the dead chain's: a sibling whose frame reaches below the dead frames is
- * the cyg gap of docs/control-flow.md, which depends on frame layout (it
+ * the cyg gap of docs/internals/control-flow.md, which depends on frame layout (it
  * differs between compilers, levels and sanitizers), so it is documented
  * rather than pinned by a test that would pass or fail by accident. */
 NOINL static void lj_round(int i)
@@ -101,7 +101,7 @@ PP_NOINSTR static void mode_signal(void)
 	setitimer(ITIMER_REAL, &off, NULL);
 	printf("%d|busy>leaf\n%d|busy>other\n%u|tick>tick_leaf\n", n / 2 + 1, n / 2 + 1, ticks);
 	/* events is not checked: at -O0 its increment is a load and a store, and
-	 * a handler event landing between them is lost (docs/control-flow.md). */
+	 * a handler event landing between them is lost (docs/internals/control-flow.md). */
 	printf("#unmatched 0\n#drops_table 0\n#drops_depth 0\n#drops_signal 0\n");
 	fprintf(stderr, "signal: %u ticks\n", ticks);
 }

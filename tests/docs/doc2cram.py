@@ -10,7 +10,7 @@ changes from run to run); it becomes a cram glob. Blocks of other kinds
 
 The page runs in a scratch directory holding a copy of examples/, with the
 build tree's pathprof, pathprof-cc and pathprof-c++ first on PATH and its
-pkg-config modules on PKG_CONFIG_PATH, as docs/worked-example.md tells a
+pkg-config modules on PKG_CONFIG_PATH, as docs/guides/worked-example.md tells a
 reader to set up.
 usage: doc2cram.py PAGE.md SRCROOT BUILDROOT > PAGE.t
 """

@@ -1,6 +1,6 @@
 /* e2e driver: a fixed, seeded SQL workload run against SQLite, once on an
  * in-memory database and once on an on-disk one, so the profile of a real
- * program can be compared across front-ends (docs/e2e-sqlite.md). It prints a
+ * program can be compared across front-ends (docs/internals/e2e-sqlite.md). It prints a
  * checksum of every result read back and the number of operations per
  * database: every build must print the same, and each operation is one event.
  * usage: driver --db FILE [--rows N] [--seed S] */

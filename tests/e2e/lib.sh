@@ -1,7 +1,7 @@
 # Shared by sqlite.sh (the e2e test) and overhead.sh: fetch SQLite's
 # amalgamation from the npm package better-sqlite3 (pinned, checksummed, cached
 # in the build dir, never committed) and build it plus the driver through each
-# front-end with the flags of docs/e2e-sqlite.md. Sourced, not run.
+# front-end with the flags of docs/internals/e2e-sqlite.md. Sourced, not run.
 # Needs: build (a built pathprof Meson build dir), root (the source tree),
 # E2E_CLANG, E2E_PLUGIN_CLANG, E2E_GCC (defaults clang, clang, gcc).
 # shellcheck shell=sh disable=SC2034,SC2154
@@ -23,7 +23,7 @@ shim_a=$build/frontends/plugin/libpathprof-plugin.a
 plugin=$build/frontends/plugin/pathprof-plugin.so
 cache=$build/tests/e2e/cache
 
-# Flags (docs/e2e-sqlite.md says why, with the evidence):
+# Flags (docs/internals/e2e-sqlite.md says why, with the evidence):
 #  -std=c99 everywhere: it defines __STRICT_ANSI__, which empties SQLite's
 #    SQLITE_INLINE (always_inline, inlined even at -O0, so XRay would never see
 #    those functions while cyg and the plugin gate them through the inlining).

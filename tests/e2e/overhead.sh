@@ -101,7 +101,7 @@ done <"$rowlist" >"$stats"
 
 echo "## SQLite driver: wall time per front-end and timing mode"
 echo
-echo "SQLite $sqlite_version, driver --rows $rows (in-memory and on-disk database), $reps interleaved rounds; flags in docs/e2e-sqlite.md."
+echo "SQLite $sqlite_version, driver --rows $rows (in-memory and on-disk database), $reps interleaved rounds; flags in docs/internals/e2e-sqlite.md."
 echo
 echo "| row | baseline | median s | min-max s | x baseline |"
 echo "|---|---|---|---|---|"

@@ -3,7 +3,7 @@
 # built through cyg, xray and the plugin with clang and cyg with gcc, each run
 # twice; the canonical path listings must be identical across runs and builds,
 # the counters clean, the names resolved and the report readable
-# (docs/e2e-sqlite.md). Prints one row per build x check, then PASS or FAIL.
+# (docs/internals/e2e-sqlite.md). Prints one row per build x check, then PASS or FAIL.
 # A SQLite that cannot be fetched is a FAIL, never a skip.
 # usage: sqlite.sh BUILD_DIR [ROWS]
 set -u

@@ -1,4 +1,4 @@
-/* Where the injectors cannot agree on C++ (docs/injectors.md), pinned:
+/* Where the injectors cannot agree on C++ (docs/guides/injectors.md), pinned:
  * - an aliased destructor: clang at -O2 emits Outer::~Outer() (its body is
  *   empty) as an alias of Inner::~Inner(): one body, one frame, two names.
  *   The plugin gates the body it sees (Inner::~Inner), cyg names the address

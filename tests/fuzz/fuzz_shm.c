@@ -101,7 +101,7 @@ static void check_profile(const pp_profile_t *p, const pp__shm_stats_t *st)
 }
 
 /* What a snapshot gives, `pathprof top` may save: it must read back the same.
- * Paths deeper than a profile file holds (docs/file-format.md) are left
+ * Paths deeper than a profile file holds (docs/reference/file-format.md) are left
  * out: the runtime never writes them (PATHPROF_DEPTH stops at 4096), but a
  * segment is untrusted input and the reader accepts what it can bound. */
 static void round_trip(const pp_profile_t *p)

@@ -2,7 +2,7 @@
  * every chunk it keeps). Oracles: a refusal is one line naming the file;
  * every kept chunk and damaged stretch lies inside the file; decoding stops
  * within each chunk; nothing leaks. `pathprof replay` is left out: it keeps
- * runtime state between runs in one process (docs/robustness.md). */
+ * runtime state between runs in one process (docs/internals/robustness.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

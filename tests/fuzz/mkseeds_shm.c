@@ -1,7 +1,7 @@
 /* Turns a live segment left by a writer run (PATHPROF_SHM_KEEP=1) into a seed
  * of the shm fuzz target: the image cut to the bytes the writer handed out
  * (the header's size lowered to match), stored sparse as fuzz_shm.c reads it.
- * Run when the segment layout changes (docs/robustness.md, Seeds):
+ * Run when the segment layout changes (docs/internals/robustness.md, Seeds):
  * mkseeds-shm /dev/shm/NAME tests/fuzz/seeds/shm/SEED */
 #include <stdio.h>
 #include <stdlib.h>

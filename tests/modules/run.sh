@@ -3,7 +3,7 @@
 # dlclosed again; the profile written at exit must name and count every path
 # exactly, and the host must exit 0 (issue: the exit-time dump read the
 # unmapped library). xray: LLVM 14 cannot patch a library's sleds, so the
-# library must load and run ungated (docs/xray.md).
+# library must load and run ungated (docs/reference/xray.md).
 # usage: run.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 set -eu
 wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Parses every JSON rendering of test_report back with a strict reader (UTF-8
 # only, no NaN/Infinity, no duplicate keys) and checks it against the schema
-# in docs/cli.md: field types, consistency of counts, bins and name indices.
+# in docs/reference/cli.md: field types, consistency of counts, bins and name indices.
 import json
 import subprocess
 import sys

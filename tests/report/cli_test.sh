@@ -122,8 +122,8 @@ for f in $formats; do
 	run 0 "" "$pp" report --format "$f" -o "$dir/out.$f" "$dir/p.pathprof"
 	grep -q "^ *$f  " "$dir/help" 2>/dev/null || "$pp" report --help >"$dir/help"
 	grep -q "^ *$f  " "$dir/help" || fail "report --help does not list $f"
-	grep -q "\`$f\`" "$root/docs/cli.md" "$root/docs/reports.md" ||
-		fail "format $f is not documented in docs/cli.md or docs/reports.md"
+	grep -q "\`$f\`" "$root/docs/reference/cli.md" "$root/docs/reference/reports.md" ||
+		fail "format $f is not documented in docs/reference/cli.md or docs/reference/reports.md"
 done
 # completion: the words bash offers after --format
 comp=$(bash -c '. "$1/tools/pathprof.bash"; COMP_WORDS=("$2" report --format ""); COMP_CWORD=3

@@ -65,7 +65,7 @@ expect "pprof without -o" 2 $? err "pathprof: run: --format pprof is binary and 
 expect "missing program" 127 $? err "pathprof: run: cannot run './no-such-program': No such file or directory"
 
 "$pathprof" run --out plain.pathprof -- sh -c 'exit 5' >out 2>err
-expect "program without pathprof" 5 $? err "pathprof: run: 'sh' wrote no profile to plain.pathprof: was it built with a pathprof injector (pathprof-cc --via=..., docs/getting-started-cyg.md) and did any gate run?"
+expect "program without pathprof" 5 $? err "pathprof: run: 'sh' wrote no profile to plain.pathprof: was it built with a pathprof injector (pathprof-cc --via=..., docs/guides/getting-started-cyg.md) and did any gate run?"
 
 "$pathprof" run --timing fast -- ./status 0 >out 2>err
 expect "bad --timing" 2 $? err "pathprof: run: --timing: 'fast' is not 'on', 'off' or 'sample:N' (0 < N < 2147483648)"

@@ -2,7 +2,7 @@
  * so every front-end has to follow calls from the program into a DSO and
  * name what it finds there. The xray build links this same file into the
  * executable instead: LLVM 14's XRay patches only the executable's sleds
- * (docs/verify.md). */
+ * (docs/internals/verify.md). */
 #include "codec.hpp"
 #include "names.hpp"
 

@@ -1,4 +1,4 @@
-/* Marking functions for the pathprof LLVM pass plugin (docs/plugin.md).
+/* Marking functions for the pathprof LLVM pass plugin (docs/reference/plugin.md).
  * PATHPROF before a function definition gates it when the program is built
  * with clang -fpass-plugin=pathprof-plugin.so in the default (annotated) mode;
  * with other compilers it expands to nothing. */

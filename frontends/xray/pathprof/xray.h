@@ -1,5 +1,5 @@
 /* XRay front-end: gate the functions of a program built with clang
- * -fxray-instrument, arming and disarming them at run time (docs/xray.md).
+ * -fxray-instrument, arming and disarming them at run time (docs/reference/xray.md).
  * Link the shim whole (-Wl,--whole-archive libpathprof-xray.a
  * -Wl,--no-whole-archive) with the static libpathprof.a, and link with clang
  * -fxray-instrument so that the XRay runtime is included. */
@@ -22,7 +22,7 @@ PP_EXPORT int pp_xray_disarm(void) PP_NOINSTR;
 /* Arm, in addition to those already armed, the instrumented functions that
  * the selection list globs selects: globs separated by commas, '!' before
  * one excludes, each matching a whole (demangled) name, with or without its
- * C++ parameters (docs/selection.md). Returns how many matched, or -1 (bad
+ * C++ parameters (docs/guides/selection.md). Returns how many matched, or -1 (bad
  * list, no sleds, symbol tables unreadable). */
 PP_EXPORT int pp_xray_arm_pattern(const char *glob) PP_NOINSTR;
 

@@ -1,7 +1,7 @@
 /* The gate: the inline enter/leave every front-end shim calls.
  * It lives in a public header because the raii macros inline it into user code;
  * the cyg, xray and plugin shims inline the same two functions, so all four
- * front-ends share one definition of the path semantics (docs/semantics.md).
+ * front-ends share one definition of the path semantics (docs/reference/semantics.md).
  * Nothing here allocates, locks, issues an atomic RMW or a syscall. */
 #ifndef PATHPROF_GATE_H
 #define PATHPROF_GATE_H
@@ -34,7 +34,7 @@ PP_EXPORT void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR;
 /* An event's first gate when timing is not off: the sampling decision, and
  * for a timed event its root's timestamp and the switch to the slow path. */
 PP_EXPORT void pp__event_timing(pp__tls_t *t, pp__frame_t *f) PP_COLD;
-/* Resync (docs/control-flow.md). Entering: the top frame lies at or below
+/* Resync (docs/internals/control-flow.md). Entering: the top frame lies at or below
  * the new gate's host, so it may be dead (longjmp, an exception that ran no
  * exit hook): drop the frames that are, counting each in `unmatched`, then
  * enter. Leaving: the top frame is not the gate being left: drop the frames

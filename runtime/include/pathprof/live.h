@@ -1,7 +1,7 @@
 /* pathprof live view: the running profile in a named POSIX shared-memory
  * segment (every process exports one, /pathprof.PID unless PATHPROF_SHM says
  * otherwise) that `pathprof top` reads from another process without stopping
- * or touching this one, and `pathprof recover` after a kill (docs/live.md). */
+ * or touching this one, and `pathprof recover` after a kill (docs/guides/live.md). */
 #ifndef PATHPROF_LIVE_H
 #define PATHPROF_LIVE_H
 

@@ -34,7 +34,7 @@ PP_INLINE void pp_root_inline(void)
 	pp_root();
 }
 
-/* Selections by function name (docs/selection.md), as PATHPROF_ROOT and
+/* Selections by function name (docs/guides/selection.md), as PATHPROF_ROOT and
  * PATHPROF_FUNCTIONS set them at start-up: globs separated by commas, '!'
  * before one excludes, each matching a whole name. pp_select_roots: entering
  * a selected function starts an event, as pp_root() just before it would.

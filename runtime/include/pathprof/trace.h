@@ -1,5 +1,5 @@
 /* Recording the raw gate events of a run into a trace file, so that
- * `pathprof replay` can rebuild the same profile offline (docs/trace.md).
+ * `pathprof replay` can rebuild the same profile offline (docs/guides/trace.md).
  * PATHPROF_TRACE=<file> does the same from the environment. */
 #ifndef PATHPROF_TRACE_H
 #define PATHPROF_TRACE_H

@@ -3,7 +3,7 @@
 which functions it gated: the module's name table must hold exactly the
 expected names, every inserted key must be in that table, and with --own each
 gated function must carry its own key (FNV-1a of its mangled name, as
-docs/plugin.md defines it) and leave before each of its returns and resumes.
+docs/reference/plugin.md defines it) and leave before each of its returns and resumes.
 With --fail-with, the compile must fail and say the given text instead."""
 import argparse
 import re
