@@ -6,6 +6,11 @@
 # usage: tool.sh PATHPROF PROFILE TRACE
 set -eu
 pp=$1 prof=$2 trace=$3
+# a sanitizer's runtime installs handlers of its own: nothing to see there
+if grep -qa '__asan_init\|__tsan_init' "$pp"; then
+	echo "SKIP: a sanitizer build"
+	exit 77
+fi
 command -v strace >/dev/null || { echo "tool.sh: strace is not installed (scripts/deps.sh installs it)"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-tool.XXXXXX")
 trap 'rm -rf "$work"' EXIT
