@@ -126,10 +126,21 @@ static PP_NOINSTR void write_in_copy(int sig, long tid)
 	dump_and_exit();
 }
 
+static PP_NOINSTR void copy_and_wait(int sig);
+
 /* Write the profile from a copy of this process and wait for it, bounded
  * (also for _exit and exec, exits.c: the caller may be a signal handler or
  * hold any lock). sig 0: no signal; the profile is not marked crashed. */
 PP_NOINSTR void pp__dump_in_copy(int sig)
+{
+	/* the naming thread out of its pass first: it resolves names with
+	 * malloc and the symbolizer, whose locks the copy needs */
+	pp__shm_hold(2000);
+	copy_and_wait(sig);
+	pp__shm_release();
+}
+
+static PP_NOINSTR void copy_and_wait(int sig)
 {
 	long tid = sys_gettid();
 	/* fork without glibc's fork(): that one runs atfork handlers and
@@ -206,12 +217,8 @@ static PP_NOINSTR void on_fatal(int sig, siginfo_t *si, void *uc)
 	int saved = errno;
 	pp__shm_crashed(sig);
 	if (!__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
-		/* the naming thread out of its pass first: it resolves names
-		 * with malloc and the symbolizer, whose locks the copy needs */
-		pp__shm_hold(2000);
 		if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE))
 			pp__dump_in_copy(sig);
-		pp__shm_release();
 		__atomic_store_n(&dumped, 1, __ATOMIC_RELEASE);
 	} else {
 		/* another thread crashed first: let it finish the profile */
