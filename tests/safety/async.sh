@@ -5,6 +5,7 @@
 . "$6/lib.sh"
 "$cc" -O2 "$src/prog.c" -o "$work/plain" -pthread -lrt
 safety_build prog.c "$work/gated" -pthread -lrt
+keep_shm_off
 PATHPROF_XRAY=all python3 "$src/async.py" "$work/plain" "$work/gated" "$pathprof" "$work/run" ||
 	fail "async.py"
 finish

@@ -8,6 +8,7 @@
 . "$6/lib.sh"
 safety_build prog.c "$work/images" -pthread -lrt
 export PATHPROF_XRAY=all
+keep_shm_off
 segments() { ls /dev/shm | grep -c "^pathprof\.$1\(\.\|$\)" || true; }
 
 # 1. exec chain: one pid, five images
