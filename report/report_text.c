@@ -42,8 +42,12 @@ static size_t udigits(uint64_t v)
  * long C++ name does not push every row of the table to the right. */
 #define SEG_NAME_MAX 32
 
-enum { COL_CALLS, COL_MEAN, COL_P50, COL_P99, COL_SELF, COL_TOTAL, NCOLS };
-static const char *const cols[NCOLS] = {"calls", "incl.mean", "p50", "p99", "self.mean", "self.total"};
+/* max beside the quantiles: the histogram's p99 is a bucket's edge, so a
+ * mean pulled up by rare long calls could sit above p99 with nothing to
+ * show why (#29); max is the longest call, exact. */
+enum { COL_CALLS, COL_MEAN, COL_P50, COL_P99, COL_MAX, COL_SELF, COL_TOTAL, NCOLS };
+static const char *const cols[NCOLS] = {"calls", "incl.mean", "p50", "p99", "max", "self.mean",
+					"self.total"};
 
 static void node_values(const pp_profile_t *p, const pp_pnode_t *n, char v[NCOLS][32])
 {
@@ -58,6 +62,7 @@ static void node_values(const pp_profile_t *p, const pp_pnode_t *n, char v[NCOLS
 	snprintf(v[COL_MEAN], 32, "%.0f", pp__ticks_ns(p, s->sum) / calls);
 	snprintf(v[COL_P50], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 50)));
 	snprintf(v[COL_P99], 32, "%.0f", pp__ticks_ns(p, pp__seg_percentile(s, 99)));
+	snprintf(v[COL_MAX], 32, "%.0f", pp__ticks_ns(p, s->max));
 	snprintf(v[COL_SELF], 32, "%.0f", pp__ticks_ns(p, n->self) / calls);
 	snprintf(v[COL_TOTAL], 32, "%.0f", pp__ticks_ns(p, n->self));
 }
