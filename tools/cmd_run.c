@@ -56,6 +56,7 @@ static const char help_text[] =
 	"                    excludes, each matching whole names: 'lex' is not\n"
 	"                    'lexer_start' (docs/guides/selection.md)\n"
 	"  --top N           paths shown in the text report (default 20; 0: all)\n"
+	"  --sort KEY        order of the report's paths, as 'pathprof report --sort'\n"
 	"  --format FMT      report format, as 'pathprof report --format'\n"
 	"  --names FORM      'full' (default) or 'short' C++ names, as 'pathprof\n"
 	"                    report --names'\n"
@@ -78,7 +79,7 @@ static const char help_text[] =
 	"not be started; 2 for a bad command line.\n";
 
 enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES, OPT_OFFCPU, OPT_ROOT,
-       OPT_FUNCTIONS };
+       OPT_FUNCTIONS, OPT_SORT };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
@@ -87,6 +88,7 @@ static const struct option longopts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "functions", required_argument, NULL, OPT_FUNCTIONS },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "names", required_argument, NULL, OPT_NAMES },
@@ -304,7 +306,7 @@ static void offcpu_into(pp_offcpu_rec_t *rec, const char *seg, const char *file)
 
 int cmd_run(int argc, char **argv)
 {
-	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *format = NULL;
+	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *sort = NULL, *format = NULL;
 	const char *report_out = NULL, *names = NULL;
 	offcpu_run_t offcpu = {0};
 	int c;
@@ -321,6 +323,15 @@ int cmd_run(int argc, char **argv)
 		case OPT_OFFCPU:
 			offcpu.wanted = 1;
 			break;
+		case OPT_SORT: {
+			pp_report_sort_t sk;
+			if (pp__report_sort_parse(optarg, &sk) < 0) {
+				cli_error("run: --sort: '%s' is not 'count' or 'time'", optarg);
+				return CLI_USAGE;
+			}
+			sort = optarg;
+			break;
+		}
 		case OPT_NAMES:
 			if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
 				cli_error("run: --names: '%s' is not 'full' or 'short'", optarg);
@@ -477,12 +488,16 @@ int cmd_run(int argc, char **argv)
 		shm_unlink(seg);
 	free(seg);
 	if (file && access(file, R_OK) == 0) {
-		char *rargv[12];
+		char *rargv[14];
 		int n = 0;
 		rargv[n++] = (char *)"report";
 		if (top) {
 			rargv[n++] = (char *)"--top";
 			rargv[n++] = (char *)top;
+		}
+		if (sort) {
+			rargv[n++] = (char *)"--sort";
+			rargv[n++] = (char *)sort;
 		}
 		if (format) {
 			rargv[n++] = (char *)"--format";
