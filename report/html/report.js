@@ -607,6 +607,10 @@
 		statItem(dl, 'threads', String(data.threads));
 		statItem(dl, 'tick rate', rate ? rate.toFixed(3) + ' GHz' : 'unknown (times in ticks)');
 		statItem(dl, 'timing', data.timing === 'sample' ? 'sample, 1 in ' + data.sample_n : data.timing);
+		/* the two totals every time on the page is a share of (#29) */
+		if (data.end_ns > data.start_ns)
+			statItem(dl, 'run', fmtNs(data.end_ns - data.start_ns) + ' (wall)');
+		statItem(dl, 'gated time', fmtTime(data.gated_ns) + ' (self times summed over nodes and threads)');
 		document.querySelectorAll('.unit').forEach(function (u) { u.textContent = unit; });
 	}
 

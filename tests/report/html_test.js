@@ -76,6 +76,10 @@ async function demo(browser) {
 	const top = data.paths.reduce((a, p) => (p.self_ns || 0) > (a.self_ns || 0) ? p : a);
 	eq('top path', await page.textContent('#top-path-names'), top.path.join(' > '));
 	eq('path rows', (await tableRows(page, '#paths-table')).length, data.paths.length);
+	/* the header shows the run and the gated time (#29): the gated time is
+	 * the JSON's, formatted as the page formats times */
+	const summary = await page.$$eval('#summary dt', (d) => d.map((e) => e.textContent));
+	eq('summary has run and gated time', ['run', 'gated time'].every((k) => summary.includes(k)), true);
 
 	/* The node of a name prefix, from the JSON export. */
 	const nodeOf = (names) => data.nodes.find((n) => n.path.join('\u0000') === names.join('\u0000'));
