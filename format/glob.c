@@ -109,19 +109,37 @@ int pp__glob_match(const char *g, size_t n, const char *name)
 	}
 }
 
-/* Length of the glob starting at s, up to the separator that ends it. */
-static size_t glob_len(const char *s, char sep)
+/* Length of the glob starting at s, up to the separator that ends it. A
+ * separator inside <...> or (...) does not end it, so that a full C++ name
+ * copied from a report (std::map<int, int>::find(int const&)) is one glob
+ * (#29); when the brackets never close (operator<), the first separator
+ * ends it after all. */
+static size_t scan(const char *s, char sep, int nest)
 {
 	size_t i = 0;
-	while (s[i] && s[i] != sep) {
-		if (s[i] == '\\' && s[i + 1])
+	int depth = 0;
+	while (s[i] && (s[i] != sep || depth > 0)) {
+		if (s[i] == '\\' && s[i + 1]) {
 			i += 2;
-		else if (s[i] == '[' && set_len(s + i, strlen(s + i)))
+			continue;
+		}
+		if (s[i] == '[' && set_len(s + i, strlen(s + i))) {
 			i += set_len(s + i, strlen(s + i));
-		else
-			i++;
+			continue;
+		}
+		if (nest && (s[i] == '<' || s[i] == '('))
+			depth++;
+		else if (nest && (s[i] == '>' || s[i] == ')') && depth > 0)
+			depth--;
+		i++;
 	}
-	return i;
+	return !s[i] && depth > 0 ? (size_t)-1 : i;
+}
+
+static size_t glob_len(const char *s, char sep)
+{
+	size_t l = scan(s, sep, 1);
+	return l != (size_t)-1 ? l : scan(s, sep, 0);
 }
 
 static int any_match(const char *g, size_t l, const char *const *names, size_t n)
