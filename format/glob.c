@@ -142,31 +142,56 @@ static size_t glob_len(const char *s, char sep)
 	return l != (size_t)-1 ? l : scan(s, sep, 0);
 }
 
-static int any_match(const char *g, size_t l, const char *const *names, size_t n)
+/* Does a glob (g, l) spell a parameter list: an unescaped '(' other than
+ * the one of "(anonymous namespace)"? */
+static int has_paren(const char *g, size_t l)
 {
+	static const char anon[] = "(anonymous namespace)";
+	for (size_t i = 0; i < l; i++) {
+		if (g[i] == '\\')
+			i++;
+		else if (g[i] == '(' && !(l - i >= sizeof anon - 1 && !memcmp(g + i, anon, sizeof anon - 1)))
+			return 1;
+	}
+	return 0;
+}
+
+/* A glob against the names; with_params, when given, is what a glob that
+ * spells a parameter list is matched against instead. */
+static int any_match(const char *g, size_t l, const char *const *names, size_t n,
+		     const char *with_params)
+{
+	if (with_params && has_paren(g, l))
+		return pp__glob_match(g, l, with_params);
 	for (size_t i = 0; i < n; i++)
 		if (pp__glob_match(g, l, names[i]))
 			return 1;
 	return 0;
 }
 
-int pp__select_match(const char *list, char sep, const char *const *names, size_t n)
+static int match_list(const char *list, char sep, const char *const *names, size_t n,
+		      const char *with_params)
 {
 	int includes = 0, included = 0;
 	for (const char *p = list; *p;) {
 		size_t l = glob_len(p, sep);
 		if (p[0] == '!') {
-			if (any_match(p + 1, l - 1, names, n))
+			if (any_match(p + 1, l - 1, names, n, with_params))
 				return 0;
 		} else if (l) {
 			includes = 1;
-			included = included || any_match(p, l, names, n);
+			included = included || any_match(p, l, names, n, with_params);
 		}
 		p += l;
 		if (*p == sep)
 			p++;
 	}
 	return included || !includes;
+}
+
+int pp__select_match(const char *list, char sep, const char *const *names, size_t n)
+{
+	return match_list(list, sep, names, n, NULL);
 }
 
 int pp__select_check(const char *list, char sep, char *err, size_t errlen)
@@ -223,9 +248,36 @@ static const char *bare_name(const char *name, char *buf, size_t n)
 	return NULL;
 }
 
+/* Where the qualified name starts: after a template function's return type
+ * (the demangler writes "R ns::f<T>(args)"), i.e. after the last space
+ * outside brackets before the parameters, unless that space belongs to an
+ * operator's name ("operator new", "operator int"). */
+static const char *after_return_type(const char *name)
+{
+	const char *start = name;
+	int depth = 0;
+	for (const char *p = name; *p; p++) {
+		if (*p == '(' && depth == 0)
+			break; /* the parameters (or "(anonymous namespace)"): no return type beyond */
+		if (*p == '<' || *p == '(' || *p == '[')
+			depth++;
+		else if ((*p == '>' || *p == ')' || *p == ']') && depth > 0)
+			depth--;
+		else if (depth == 0 && *p == ' ' && !(p - name >= 8 && !strncmp(p - 8, "operator", 8)))
+			start = p + 1;
+	}
+	return start;
+}
+
+/* A glob matches the qualified function name: not its return type, and
+ * not its parameters unless the glob spells them with a '(' (#29: a
+ * pattern 'db::Impl::*' selected std::copy, whose return type was a
+ * db::Impl type). */
 int pp__select_name(const char *list, char sep, const char *name)
 {
 	char bare[1024];
-	const char *names[2] = {name, bare_name(name, bare, sizeof bare)};
-	return pp__select_match(list, sep, names, names[1] ? 2 : 1);
+	const char *full = after_return_type(name);
+	const char *q = bare_name(full, bare, sizeof bare);
+	const char *names[1] = {q ? q : full};
+	return match_list(list, sep, names, 1, full);
 }

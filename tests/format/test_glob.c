@@ -31,6 +31,19 @@ int main(void)
 	check("f(int, char)", "f(int, char)", 1);
 	check("db::Impl::Write(char const*, unsigned long)",
 	      "db::Impl::Write(char const*, unsigned long)", 1);
+	/* the qualified name: not the return type, parameters only when the
+	 * glob spells them */
+	check("db::Impl::*", "db::Impl::Writer** std::copy<db::Impl::Writer**, db::Impl::Writer**>"
+	      "(db::Impl::Writer**, db::Impl::Writer**, db::Impl::Writer**)", 0);
+	check("std::copy<*>", "db::Impl::Writer** std::copy<db::Impl::Writer**, db::Impl::Writer**>"
+	      "(db::Impl::Writer**, db::Impl::Writer**, db::Impl::Writer**)", 1);
+	check("db::Impl::*", "db::Impl::Write(char const*, unsigned long)", 1);
+	check("db::Impl::Write", "db::Impl::Write(char const*, unsigned long)", 1);
+	check("*unsigned long*", "db::Impl::Write(char const*, unsigned long)", 0);
+	check("*(char const\\*, unsigned long)", "db::Impl::Write(char const*, unsigned long)", 1);
+	check("operator new", "operator new(unsigned long)", 1);
+	check("ns::operator int", "ns::operator int() const", 1);
+	check("(anonymous namespace)::f", "(anonymous namespace)::f(int)", 1);
 	/* an unclosed bracket (operator<) does not swallow the rest */
 	check("ns::operator<,b", "b", 1);
 	check("ns::operator<,b", "ns::operator<", 1);
