@@ -118,6 +118,25 @@ int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		free(t);
 		return -1;
 	}
+	/* A node without a timed exit (a thread that never returns, a root a
+	 * selection abandoned) weighs what its children took, so its subtree
+	 * is drawn instead of dropped (#29). Children come after parents. */
+	uint64_t *kids = timed ? calloc((size_t)(m ? m : 1), sizeof *kids) : NULL;
+	if (kids) {
+		pp__map_t idx = {0};
+		int ok = 1;
+		for (long i = 0; i < m && ok; i++)
+			ok = pp__map_put(&idx, t[i].id, (uint32_t)i) == 0;
+		for (long i = m - 1; ok && i >= 0; i--) {
+			uint32_t pi;
+			if (kids[i] > t[i].time)
+				t[i].time = kids[i];
+			if (t[i].depth > 1 && pp__map_get(&idx, t[i].parent, &pi))
+				kids[pi] = pp__report_sat_add(kids[pi], t[i].time);
+		}
+		pp__map_free(&idx);
+		free(kids);
+	}
 	for (long i = 0; i < m; i++)
 		share[i] = timed ? (total_time ? (double)t[i].time / (double)total_time : 0)
 				 : (total_count ? (double)t[i].count / (double)total_count : 0);

@@ -61,6 +61,30 @@ static void demo(pp_profile_t *p)
 	p->records = 4899;
 }
 
+/* A thread whose root never returned: thread_main has no node (no timed
+ * exit) while poll below it took 96 % of the gated time; main > work took
+ * the rest. */
+static void noexit(pp_profile_t *p)
+{
+	static const char *const names[] = { "main", "work", "thread_main", "poll" };
+	base(p, names, 4);
+	tp_path(p, 10, TP_IDX(0, 1), (pp_seg_t[]){ TP_SEG({ 20, 10 }), TP_SEG({ 20, 10 }) });
+	tp_path(p, 100, TP_IDX(2, 3), (pp_seg_t[]){ TP_SEG({ 0, 1 }), TP_SEG({ 100, 100 }) });
+	const char *root[1] = { "thread_main" };
+	uint64_t id = pp__path_id(root, 1);
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].id != id)
+			continue;
+		free(p->nodes[i].names);
+		pp__seg_free(&p->nodes[i].incl);
+		memmove(&p->nodes[i], &p->nodes[i + 1], (p->nnodes - i - 1) * sizeof *p->nodes);
+		p->nnodes--;
+		break;
+	}
+	p->events = 2;
+	p->records = 110;
+}
+
 static void hostile(pp_profile_t *p)
 {
 	static const char *const names[] = {
@@ -219,6 +243,8 @@ int main(int argc, char **argv)
 		p.build_id = strdup("0123456789abcdef0123456789abcdef01234567");
 	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&p);
+	} else if (!strcmp(argv[1], "noexit")) {
+		noexit(&p);
 	} else if (!strcmp(argv[1], "wide"))
 		wide(&p, 40, 25, 31);
 	else if (!strcmp(argv[1], "wide10k"))
