@@ -49,43 +49,6 @@ static int all_digits(const char *s)
 	return 1;
 }
 
-/* The segment of a pid: glibc keeps POSIX shm objects in /dev/shm, so look
- * there for one whose header names the pid (a running one first). -2 when
- * none was found but the default name pathprof.PID exists and cannot be
- * read (another user's). */
-static int find_by_pid(uint64_t pid, char *object, size_t n)
-{
-	char dflt[64];
-	int denied = 0;
-	snprintf(dflt, sizeof dflt, "pathprof.%llu", (unsigned long long)pid);
-	DIR *d = opendir("/dev/shm");
-	if (!d)
-		return -1;
-	int found = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			denied |= errno == EACCES && !strcmp(e->d_name, dflt);
-			continue;
-		}
-		pp__shm_hdr_t h;
-		struct stat st;
-		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-			 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
-			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.pid == pid;
-		close(fd);
-		if (ok && (!found || h.state == PP__SHM_RUNNING)) {
-			snprintf(object, n, "/%s", e->d_name);
-			found = 1;
-		}
-	}
-	closedir(d);
-	return found ? 0 : denied ? -2 : -1;
-}
-
 /* Is the object one this user may trust? A segment is only as honest as
  * whoever wrote it: another user's could claim any pid and service. Read
  * only one's own, or, as root, one whose owner owns the process it names. */
@@ -184,7 +147,7 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 	int is_file = strchr(target + 1, '/') != NULL;
 	if (is_file) {
 		snprintf(v->object, sizeof v->object, "%s", target);
-	} else if (all_digits(target) && (found = find_by_pid(strtoull(target, NULL, 10), v->object,
+	} else if (all_digits(target) && (found = pp__shm_find_by_pid(strtoull(target, NULL, 10), v->object,
 							      sizeof v->object)) == 0) {
 		/* found by pid */
 	} else if (found == -2) {
@@ -387,37 +350,6 @@ static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_
 	return add_name(w, raw, by_key, key, text, (uint32_t)n, "", 0, 0);
 }
 
-/* Is the writer still running? Its pid must name a process that is not a
- * zombie (killed but not yet reaped) and that started no later than the
- * writer began exporting (a later one was given the pid after the writer
- * died). /proc gives the start in clock ticks since boot, rounded down. */
-static int writer_alive(uint64_t pid, uint64_t start_boot_ns)
-{
-	if (!pid || pid > 0x7fffffff)
-		return 0;
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%llu/stat", (unsigned long long)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return kill((pid_t)pid, 0) == 0 || errno == EPERM; /* no /proc: trust the pid */
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')'); /* the command may hold spaces and ')' */
-	char state = 0;
-	unsigned long long start = 0;
-	/* after ')': state (field 3) ... starttime (field 22) */
-	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %llu", &state, &start) != 2)
-		return 1;
-	if (state == 'Z' || state == 'X' || state == 'x')
-		return 0;
-	long hz = sysconf(_SC_CLK_TCK);
-	if (start_boot_ns && hz > 0 && start / (unsigned long long)hz * 1000000000ull +
-	    start % (unsigned long long)hz * (1000000000ull / (unsigned long long)hz) > start_boot_ns)
-		return 0;
-	return 1;
-}
 
 /* One segment's timing as of now: the count is the sum of the buckets read,
  * so a racing writer can never make the total disagree with the histogram. */
@@ -630,7 +562,7 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 	st->pid = h->pid;
 	st->uid = v->owner;
 	st->exited = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_EXITED;
-	st->alive = !st->exited && writer_alive(h->pid, h->start_boot_ns);
+	st->alive = !st->exited && pp__shm_writer_alive(h->pid, h->start_boot_ns);
 	st->crash_signal = __atomic_load_n(&h->crash_signal, __ATOMIC_ACQUIRE);
 	st->update_ns = __atomic_load_n(&h->update_ns, __ATOMIC_ACQUIRE);
 	st->exit_ns = __atomic_load_n(&h->exit_ns, __ATOMIC_RELAXED);
@@ -684,55 +616,4 @@ out:
 	if (rc != 0)
 		pp__profile_free(p);
 	return rc;
-}
-
-/* ---- the live processes (top without a target) ---- */
-
-static int by_pid(const void *a, const void *b)
-{
-	uint64_t x = ((const pp__shm_live_t *)a)->pid, y = ((const pp__shm_live_t *)b)->pid;
-	return x < y ? -1 : x > y;
-}
-
-long pp__shm_list_live(pp__shm_live_t **out)
-{
-	*out = NULL;
-	DIR *d = opendir("/dev/shm");
-	if (!d)
-		return -1;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		pp__shm_hdr_t h;
-		struct stat st;
-		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-			 (st.st_uid == geteuid() || geteuid() == 0) &&
-			 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
-			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.version == PP__SHM_VERSION &&
-			 h.state == PP__SHM_RUNNING && writer_alive(h.pid, h.start_boot_ns);
-		close(fd);
-		if (!ok)
-			continue;
-		if (n == cap) {
-			pp__shm_live_t *g = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof **out);
-			if (!g)
-				break;
-			*out = g;
-		}
-		pp__shm_live_t *l = &(*out)[n++];
-		l->pid = h.pid;
-		snprintf(l->object, sizeof l->object, "/%s", e->d_name);
-		memcpy(l->program, h.program, sizeof l->program);
-		l->program[sizeof l->program - 1] = '\0';
-		l->start_ns = h.start_ns;
-	}
-	closedir(d);
-	if (n)
-		qsort(*out, n, sizeof **out, by_pid);
-	return (long)n;
 }

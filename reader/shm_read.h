@@ -56,6 +56,14 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 
 void pp__shm_close(pp__shm_view_t *v);
 
+/* The object of pid's segment ("/name") into object: 0; -1 none; -2 none
+ * readable, but the default name pathprof.PID exists (another user's). */
+int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n);
+
+/* Is the writer pid, which began exporting at start_boot_ns, still running
+ * (not a zombie, not a later process given its pid)? */
+int pp__shm_writer_alive(uint64_t pid, uint64_t start_boot_ns);
+
 /* A running profiled process of this user, as /dev/shm shows it. */
 typedef struct pp__shm_live {
 	uint64_t pid;
