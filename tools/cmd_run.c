@@ -97,7 +97,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A selection list (runtime/glob.h), checked here for the same reason. */
+/* A selection list (format/glob.h), checked here for the same reason. */
 static int list_ok(const char *opt, const char *list)
 {
 	char err[256];

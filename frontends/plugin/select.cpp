@@ -129,7 +129,7 @@ static std::string qualifiedName(StringRef mangled)
 }
 
 // The list file's globs, one per line, joined by newlines: matched by the
-// runtime's own glob code (runtime/glob.c), so a pattern selects the same
+// runtime's own glob code (format/glob.c), so a pattern selects the same
 // functions here as in PATHPROF_ROOT, PATHPROF_FUNCTIONS or PATHPROF_XRAY.
 struct Patterns {
 	std::string list;

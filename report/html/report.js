@@ -135,7 +135,7 @@
 		return 'hsl(' + hue + ', 82%, ' + light + '%)';
 	}
 
-	/* ---- histograms: the runtime's log-linear buckets (runtime/hist.h) ---- */
+	/* ---- histograms: the runtime's log-linear buckets (format/hist.h) ---- */
 
 	function bucketLow(b) {
 		const row = b >> HIST_SUB_BITS, sub = b & (HIST_SUB - 1);

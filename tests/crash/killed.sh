@@ -1,6 +1,6 @@
 #!/bin/sh
 # A process killed with SIGKILL writes nothing; its live segment holds what
-# it recorded. One leaving by _exit writes its profile then (runtime/exits.c):
+# it recorded. One leaving by _exit writes its profile then (runtime/host/exits.c):
 # a snapshot taken at the call, while its other threads still run. tests/crash/killed.c runs three
 # threads on known paths and keeps its own completed-call counts in a file:
 # `pathprof recover` must give, per thread, that count or one more (the call

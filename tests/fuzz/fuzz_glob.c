@@ -1,4 +1,4 @@
-/* Fuzz target: the selection lists (runtime/glob.c) that PATHPROF_ROOT,
+/* Fuzz target: the selection lists (format/glob.c) that PATHPROF_ROOT,
  * PATHPROF_FUNCTIONS, PATHPROF_XRAY and the plugin's list files go through.
  * Input: a list, a NUL byte, a name. Oracles: nothing reads past either
  * string; a glob without '[' or '\' agrees with glibc's fnmatch (flags 0,
