@@ -236,6 +236,21 @@
 				node = child;
 			}
 		});
+		/* A frame without a timed exit (a thread that never returned, a
+		 * root a selection abandoned) is as wide as its children, so its
+		 * subtree is drawn and the total is the gated time (#29). */
+		if (byTime) {
+			const lift = function (n) {
+				let kids = 0;
+				n.children.forEach(function (c) { kids += lift(c); });
+				if (n.depth && n.weight < kids)
+					n.weight = kids;
+				return n.weight;
+			};
+			root.weight = 0;
+			root.children.forEach(function (c) { root.weight += lift(c); });
+			root.time = root.weight;
+		}
 		return root;
 	}
 

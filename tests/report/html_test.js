@@ -12,7 +12,7 @@ const path = require('path');
 const fs = require('fs');
 
 const [pwDir, demoHtml, demoJson, hostileHtml, diffHtml, diffJson, outDir, wideHtml, hugeHtml,
-	hugeDiffHtml, offcpuHtml] = process.argv.slice(2);
+	hugeDiffHtml, offcpuHtml, noexitHtml] = process.argv.slice(2);
 const { chromium } = require(path.join(pwDir, 'node_modules', 'playwright-core'));
 
 let failures = 0;
@@ -330,6 +330,20 @@ async function offcpuPage(browser) {
 	await context.close();
 }
 
+/* A thread whose root never returned (mkprof noexit): its frame is as
+ * wide as poll below it, 96.15 % of the gated time, and the graph's total
+ * is the gated time, 5.20 us (#29). */
+async function noexitPage(browser) {
+	const { page, seen, context } = await open(browser, noexitHtml);
+	const titles = await page.$$eval('#flame .frame', (f) => f.map((e) => e.title));
+	const of = (name) => titles.find((t) => t.split('\n')[0] === name);
+	eq('noexit: all', of('all'), 'all\n5.20 us (100.00%)');
+	eq('noexit: thread_main', of('thread_main'), 'thread_main\n5.00 us (96.15%)');
+	eq('noexit: poll', of('poll'), 'poll\n5.00 us (96.15%)');
+	checkClean('noexit', seen);
+	await context.close();
+}
+
 /* Frame of a path's leaf: its id is the path's own. */
 function leafFrame(d) { return '#p' + d.id; }
 
@@ -456,6 +470,7 @@ async function diffPage(browser) {
 		await huge(browser);
 		await hugeDiff(browser);
 		await offcpuPage(browser);
+		await noexitPage(browser);
 	} catch (e) {
 		fail(e.stack || String(e));
 	}

@@ -40,6 +40,8 @@ done
 # 100 000 paths: more than a page carries
 "$mkprof" wide100k "$work/wide100k.pathprof" || fail "mkprof wide100k"
 "$pp" report --format html -o "$work/wide100k.html" "$work/wide100k.pathprof" || fail "report --format html wide100k"
+"$mkprof" noexit "$work/noexit.pathprof" || fail "mkprof noexit"
+"$pp" report --format html -o "$work/noexit.html" "$work/noexit.pathprof" || fail "report --format html noexit"
 "$mkprof" offcpu "$work/offcpu.pathprof" || fail "mkprof offcpu"
 "$pp" report --format html -o "$work/offcpu.html" "$work/offcpu.pathprof" || fail "report --format html offcpu"
 "$mkprof" wide100k-b "$work/wide100k-b.pathprof" || fail "mkprof wide100k-b"
@@ -47,4 +49,4 @@ done
 	fail "diff --format html wide100k"
 exec node "$here/html_test.js" "$npm_dir" "$work/demo.html" "$work/demo.json" "$work/hostile.html" \
 	"$work/diff.html" "$work/diff.json" "$work/screenshots" "$work/wide10k.html" "$work/wide100k.html" \
-	"$work/wide100k-diff.html" "$work/offcpu.html"
+	"$work/wide100k-diff.html" "$work/offcpu.html" "$work/noexit.html"
