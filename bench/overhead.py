@@ -88,23 +88,37 @@ class Tools:
         return "clang"
 
 
+def recipe(name, plugin=""):
+    """An injector's compile and link flags from frontends/recipes.txt, the
+    table the pkg-config modules and the CMake package are made from."""
+    with open(os.path.join(ROOT, "frontends", "recipes.txt"), encoding="utf-8") as f:
+        for line in f:
+            fields = [x.strip() for x in line.split("|")]
+            if not line.lstrip().startswith("#") and len(fields) == 5 and fields[0] == name:
+                return ([w.replace("@plugin@", plugin) for w in fields[2].split()],
+                        fields[3].split())
+    raise SystemExit("overhead: no injector %r in frontends/recipes.txt" % name)
+
+
 def variants(t):
     """Feed builds: name -> (compiler, compile flags, extra sources, link flags)."""
     libs = [t.rt, "-ldw", "-lelf", "-lpthread", "-ldl", "-lm"]
     whole = lambda a: ["-Wl,--whole-archive", a, "-Wl,--no-whole-archive"]
-    xr = ["-fxray-instrument", "-fxray-instruction-threshold=1"]
+    xr, xr_link = recipe("xray")
+    cyg = recipe("cyg")[0]
     bench = os.path.join(ROOT, "bench")
     v = {
         "base": (t.clang, [], [], []),
-        "raii": (t.clang, ["-DFEED_RAII"], [], libs),
-        "cyg": (t.clang, ["-DFEED_PATHPROF", "-finstrument-functions"], [], whole(t.cyg) + libs),
-        "xray": (t.clang, ["-DFEED_PATHPROF"] + xr, [], whole(t.xray) + libs),
-        "plugin": (t.pclang, ["-DFEED_PATHPROF", "-fplugin=" + t.plugin, "-fpass-plugin=" + t.plugin,
-                              "-mllvm", "-pathprof-mode=all"], [], [t.shim] + libs),
+        "raii": (t.clang, ["-DFEED_RAII"] + recipe("raii")[0], [], libs),
+        "cyg": (t.clang, ["-DFEED_PATHPROF"] + cyg, [], whole(t.cyg) + libs),
+        "xray": (t.clang, ["-DFEED_PATHPROF"] + xr, [], xr_link + whole(t.xray) + libs),
+        # -fplugin as well: clang knows the plugin's -mllvm options only then
+        "plugin": (t.pclang, ["-DFEED_PATHPROF", "-fplugin=" + t.plugin] + recipe("plugin", t.plugin)[0] +
+                   ["-mllvm", "-pathprof-mode=all"], [], whole(t.shim) + libs),
         "pg": (t.clang, ["-pg"], [], []),
-        "fin": (t.clang, ["-finstrument-functions"], [], []),
+        "fin": (t.clang, cyg, [], []),
         "fdr": (t.clang, ["-DBENCH_XRAY_FDR"] + xr, [], []),
-        "count": (t.clang, ["-DFEED_PATHPROF", "-DBENCH_COUNT", "-finstrument-functions"],
+        "count": (t.clang, ["-DFEED_PATHPROF", "-DBENCH_COUNT"] + cyg,
                   [os.path.join(bench, "gatecount.c")], []),
     }
     need = {"raii": "runtime", "cyg": "cyg", "xray": "xray", "plugin": "plugin"}

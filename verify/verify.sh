@@ -102,8 +102,12 @@ inc="-I$root/runtime/include -I$root/frontends/raii -I$root/frontends/plugin"
 libs="$rt_a -ldw -lelf -lpthread -ldl -lm"
 warn="$opt -g -Wall -Wextra -Werror"
 
+# shellcheck source=tests/common/recipe.sh
+. "$root/tests/common/recipe.sh"
+
 # fe_flags BUILD: compile flags, link flags and compiler of one build (into
-# cflags, lflags, ccomp, cxxcomp); both workloads read the FEED_* switches of
+# cflags, lflags, ccomp, cxxcomp), the injector's from its recipe
+# (frontends/recipes.txt); both workloads read the FEED_* switches of
 # examples/feed/gate.h. See docs/internals/verify.md for why.
 fe_flags()
 {
@@ -113,21 +117,18 @@ fe_flags()
 	esac
 	case $1 in
 	*-raii)
-		cflags="-DFEED_RAII"
+		cflags="-DFEED_RAII $(recipe_cflags raii)"
 		lflags=
 		;;
-	*-cyg)
-		cflags="-DFEED_PATHPROF -finstrument-functions"
-		lflags="-Wl,--whole-archive $cyg_a -Wl,--no-whole-archive"
-		;;
-	*-xray)
-		cflags="-DFEED_PATHPROF -fxray-instrument -fxray-instruction-threshold=1"
-		lflags="-Wl,--whole-archive $xray_a -Wl,--no-whole-archive"
+	*-cyg | *-xray)
+		cflags="-DFEED_PATHPROF $(recipe_cflags "${1#*-}")"
+		lflags=$(recipe_link "${1#*-}" "$build")
 		;;
 	*-plugin)
 		ccomp=$pclang cxxcomp=$pclangxx
-		cflags="-DFEED_PATHPROF -fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all"
-		lflags=$shim_a
+		# -fplugin as well: clang knows the plugin's -mllvm options only then
+		cflags="-DFEED_PATHPROF -fplugin=$plugin $(recipe_cflags plugin "$plugin") -mllvm -pathprof-mode=all"
+		lflags=$(recipe_link plugin "$build")
 		;;
 	esac
 }

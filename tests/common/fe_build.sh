@@ -2,9 +2,13 @@
 # bench/tracesize.sh: build a C or C++ test program through the raii, cyg,
 # xray or plugin front-end (the last two need clang as CC, the plugin the
 # clang it was built for) against this build's static runtime, with the
-# FEED_* switches of examples/feed/gate.h that the programs are gated with.
+# FEED_* switches of examples/feed/gate.h that the programs are gated with;
+# the injector's own flags come from its recipe (tests/common/recipe.sh).
 # Needs build (the Meson build dir) and root (the source tree).
 # shellcheck shell=sh disable=SC2154
+
+# shellcheck source=tests/common/recipe.sh
+. "$root/tests/common/recipe.sh"
 
 # fe_build CC FRONTEND OPT SRC OUT   (SRC: one file, or several separated by
 # spaces; C++ when the first ends in .cpp, compiled in the compiler's default
@@ -13,14 +17,13 @@
 fe_build()
 {
 	case $2 in
-	raii) fe_flags="-DFEED_RAII" fe_libs="" ;;
-	cyg) fe_flags="-DFEED_PATHPROF -finstrument-functions"
-		fe_libs="$build/frontends/cyg/libpathprof-cyg.a" ;;
-	xray) fe_flags="-DFEED_PATHPROF -fxray-instrument -fxray-instruction-threshold=1"
-		fe_libs="$build/frontends/xray/libpathprof-xray.a" ;;
+	raii) fe_flags="-DFEED_RAII $(recipe_cflags raii)" fe_libs="" ;;
+	cyg | xray) fe_flags="-DFEED_PATHPROF $(recipe_cflags "$2") $(recipe_ldflags "$2")"
+		fe_libs=$(recipe_archive "$2" "$build") ;;
 	plugin) fe_plugin=$build/frontends/plugin/pathprof-plugin.so
-		fe_flags="-DFEED_PATHPROF -fplugin=$fe_plugin -fpass-plugin=$fe_plugin -mllvm -pathprof-mode=all"
-		fe_libs="$build/frontends/plugin/libpathprof-plugin.a" ;;
+		# -fplugin as well: clang knows the plugin's -mllvm options only then
+		fe_flags="-DFEED_PATHPROF -fplugin=$fe_plugin $(recipe_cflags plugin "$fe_plugin") -mllvm -pathprof-mode=all"
+		fe_libs=$(recipe_archive plugin "$build") ;;
 	*) echo "run.sh: unknown front-end $2" >&2; return 1 ;;
 	esac
 	case $4 in

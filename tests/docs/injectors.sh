@@ -1,9 +1,11 @@
 #!/bin/sh
 # The "adding an injector" checklist (docs/guides/injectors.md) stays true:
-# every injector pathprof-cc offers is named in each place the checklist
-# lists. usage: injectors.sh SRCROOT WRAPPER
+# every injector pathprof-cc offers has its recipe, and what is generated
+# from the recipe (its pkg-config module, its CMake target) is in the build;
+# it is named in each place the checklist lists by hand.
+# usage: injectors.sh SRCROOT WRAPPER BUILDROOT
 set -eu
-src=$1 wrapper=$2
+src=$1 wrapper=$2 build=$3
 # the injectors, from the wrapper's own help: the lines under "injectors"
 vias=$("$wrapper" --help 2>&1 | sed -n '/^injectors/,/^$/s/^  \([a-z][a-z0-9]*\)  .*/\1/p' | tr '\n' ' ')
 [ -n "$vias" ] || { echo "FAIL: no --via list in pathprof-cc --help"; exit 1; }
@@ -13,8 +15,12 @@ for inj in $vias; do
 	grep -q "PP_FE_$upper" "$src/runtime/include/pathprof/state.h" || { echo "FAIL: $inj: no PP_FE_$upper"; fails=$((fails + 1)); }
 	grep -q "\"$inj\"" "$src/runtime/names.c" || { echo "FAIL: $inj: no name in runtime/names.c"; fails=$((fails + 1)); }
 	[ -d "$src/frontends/$inj" ] || { echo "FAIL: $inj: no frontends/$inj"; fails=$((fails + 1)); }
-	for f in pkgconfig/meson.build cmake/pathprofConfig.cmake.in tools/pathprof-cc tests/common/fe_build.sh \
-		verify/verify.sh bench/overhead.py README.md; do
+	grep -Eq "^$inj +\|" "$src/frontends/recipes.txt" || { echo "FAIL: $inj: no recipe in frontends/recipes.txt"; fails=$((fails + 1)); }
+	[ -f "$build/meson-uninstalled/pathprof-$inj-uninstalled.pc" ] ||
+		{ echo "FAIL: $inj: no pkg-config module generated"; fails=$((fails + 1)); }
+	grep -q "_pp_injector($inj " "$build/cmake/pathprofConfig.cmake" ||
+		{ echo "FAIL: $inj: no CMake target generated"; fails=$((fails + 1)); }
+	for f in tools/pathprof-cc tests/common/fe_build.sh verify/verify.sh bench/overhead.py README.md; do
 		grep -qw "$inj" "$src/$f" || { echo "FAIL: $inj: not named in $f"; fails=$((fails + 1)); }
 	done
 	for f in docs/guides/getting-started-$inj.md docs/reference/$inj.md; do

@@ -80,24 +80,28 @@ fetch_sqlite()
 e2e_builds="clang-cyg clang-xray clang-plugin gcc-cyg"
 base_builds="clang-O2 clang-O0 gcc-O2"
 
+# shellcheck source=tests/common/recipe.sh
+. "$root/tests/common/recipe.sh"
+
 # fe_flags NAME: compiler, optimisation, front-end compile flags and link flags
-# of build NAME (into cc, opt, fflags, lflags) and the baseline it is timed
+# of build NAME (into cc, opt, fflags, lflags; the injector's from its recipe,
+# frontends/recipes.txt) and the baseline it is timed
 # against (into base).
 fe_flags()
 {
-	opt=-O2 fflags=-finstrument-functions base=$1
-	lflags="-Wl,--whole-archive $cyg_a -Wl,--no-whole-archive $rt_a $syslibs"
+	opt=-O2 fflags=$(recipe_cflags cyg) base=$1
+	lflags="$(recipe_link cyg "$build") $rt_a $syslibs"
 	case $1 in
 	clang-O2|clang-O0) cc=$clang opt=${1#clang} fflags="" lflags=-lm ;;
 	gcc-O2) cc=$gcc fflags="" lflags=-lm ;;
 	clang-cyg) cc=$clang base=clang-O2 ;;
 	gcc-cyg) cc=$gcc base=gcc-O2 ;;
 	clang-xray) cc=$clang opt=-O0 base=clang-O0
-		fflags="-fxray-instrument -fxray-instruction-threshold=1"
-		lflags="-fxray-instrument -Wl,--whole-archive $xray_a -Wl,--no-whole-archive $rt_a $syslibs" ;;
+		fflags=$(recipe_cflags xray)
+		lflags="$(recipe_link xray "$build") $rt_a $syslibs" ;;
 	clang-plugin) cc=$pclang base=clang-O2
-		fflags="-fplugin=$plugin -fpass-plugin=$plugin -mllvm -pathprof-mode=all"
-		lflags="$shim_a $rt_a $syslibs" ;;
+		fflags="-fplugin=$plugin $(recipe_cflags plugin "$plugin") -mllvm -pathprof-mode=all"
+		lflags="$(recipe_link plugin "$build") $rt_a $syslibs" ;;
 	*) echo "e2e: unknown build $1" >&2; return 1 ;;
 	esac
 }
