@@ -1,4 +1,4 @@
-/* The statistics of `pathprof diff` (cmd_diff.c): per-path numbers of both
+/* The statistics of `pathprof diff` (tools/cmd_diff.c): per-path numbers of both
  * sides, the 95% interval of the change (bootstrap over runs, or a normal
  * bound from the histograms), the noise floor and the verdict. Kept apart from
  * the command so the method reads on its own (docs/guides/trace.md). */
@@ -6,6 +6,7 @@
 #define PP_DIFF_STATS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "profile.h"
 
@@ -58,5 +59,11 @@ double diff_time_ns(const pp_profile_t *p, uint64_t id);
 diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change);
 
 void diff_rows_free(diff_row_t *rows, uint32_t n);
+
+/* report_diff.c: the rows as text, JSON or the HTML page (top: the first
+ * top of each list, 0 all). 0, or -1 when out of memory. */
+enum { PP__DIFF_TEXT, PP__DIFF_JSON, PP__DIFF_HTML };
+int pp__report_diff(FILE *f, int format, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
+		    uint32_t top, double min_change);
 
 #endif

@@ -78,6 +78,12 @@ void pp__report_format_help(FILE *out, int indent);
  * Shared with the CLI's own JSON outputs (diff, top). */
 void pp__report_json_str(FILE *out, const char *str);
 
+/* numbers.c: a JSON number (fixed point, trailing zeros dropped, never
+ * nan, inf or -0) and a duration for people: "850 ns", "1.25 us", "3.40 ms",
+ * "2.10 s", or compact for narrow columns ("850ns", "1.2us"). */
+void pp__report_json_num(FILE *out, double v, int decimals);
+const char *pp__report_duration(double ns, int compact, char *buf, size_t n);
+
 /* Version of the JSON export's layout (docs/reference/cli.md); bumped on any change a
  * consumer could notice. */
 #define PP_REPORT_JSON_SCHEMA 2

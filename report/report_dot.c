@@ -35,17 +35,10 @@ void pp__report_dot_str(FILE *out, const char *str)
 
 static void fmt_time(char *b, size_t len, const pp_profile_t *p, uint64_t ticks)
 {
-	double ns = pp__ticks_ns(p, ticks);
 	if (!pp__report_rate_known(p))
 		snprintf(b, len, "%llu ticks", (unsigned long long)ticks);
-	else if (ns < 1e3)
-		snprintf(b, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(b, len, "%.2f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(b, len, "%.2f ms", ns / 1e6);
 	else
-		snprintf(b, len, "%.2f s", ns / 1e9);
+		pp__report_duration(pp__ticks_ns(p, ticks), 0, b, len);
 }
 
 /* From pale cream (no share) to deep red (all of it); text turns white where

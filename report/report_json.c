@@ -40,29 +40,6 @@ void pp__report_json_str(FILE *out, const char *str)
 	fputc('"', out);
 }
 
-/* Fixed-point with trailing zeros dropped: stable text for tests, and never
- * "nan"/"inf", which JSON cannot carry. */
-static void json_num(FILE *out, double v, int decimals)
-{
-	char b[64];
-	if (!isfinite(v)) {
-		fputs("null", out);
-		return;
-	}
-	int len = snprintf(b, sizeof b, "%.*f", decimals, v);
-	if (len < 0 || (size_t)len >= sizeof b) {
-		fprintf(out, "%.17g", v); /* beyond 1e60: exponent form is still JSON */
-		return;
-	}
-	if (strchr(b, '.')) {
-		while (len > 0 && b[len - 1] == '0')
-			b[--len] = 0;
-		if (len > 0 && b[len - 1] == '.')
-			b[--len] = 0;
-	}
-	fputs(strcmp(b, "-0") ? b : "0", out);
-}
-
 static void json_u64(FILE *out, const char *key, uint64_t v, const char *sep)
 {
 	fprintf(out, "\"%s\": %llu%s", key, (unsigned long long)v, sep);
@@ -80,15 +57,15 @@ static void json_incl(FILE *out, const pp_profile_t *p, const pp_seg_t *s)
 	json_u64(out, "min_ticks", s->min, ", ");
 	json_u64(out, "max_ticks", s->max, ", ");
 	fputs("\"mean_ns\": ", out);
-	json_num(out, s->count ? pp__ticks_ns(p, s->sum) / (double)s->count : 0, 3);
+	pp__report_json_num(out, s->count ? pp__ticks_ns(p, s->sum) / (double)s->count : 0, 3);
 	fputs(", \"min_ns\": ", out);
-	json_num(out, pp__ticks_ns(p, s->min), 3);
+	pp__report_json_num(out, pp__ticks_ns(p, s->min), 3);
 	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
 		fprintf(out, ", \"%s\": ", pcts[i].key);
-		json_num(out, pp__ticks_ns(p, pp__seg_percentile(s, pcts[i].pct)), 3);
+		pp__report_json_num(out, pp__ticks_ns(p, pp__seg_percentile(s, pcts[i].pct)), 3);
 	}
 	fputs(", \"max_ns\": ", out);
-	json_num(out, pp__ticks_ns(p, s->max), 3);
+	pp__report_json_num(out, pp__ticks_ns(p, s->max), 3);
 	fputs(", \"bins\": [", out);
 	for (uint32_t b = 0; b < s->nbins; b++)
 		fprintf(out, "%s[%u, %llu]", b ? ", " : "", s->bins[b].bucket,
@@ -214,7 +191,7 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		json_u64(out, "crash_tid", p->crash_tid, ",\n  ");
 	}
 	fputs("\"gated_ns\": ", out);
-	json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
+	pp__report_json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
 	fputs(",\n  ", out);
 	fprintf(out, "\"hist\": {\"sub_bits\": %u, \"rows\": %u, \"buckets\": %u},\n",
 		PP_HIST_SUB_BITS, PP_HIST_ROWS, PP_HIST_BUCKETS);
@@ -243,10 +220,10 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		fprintf(out, "      \"id\": \"%016llx\",\n      ", (unsigned long long)pa->id);
 		json_u64(out, "count", pa->count, ",\n      ");
 		fputs("\"share\": ", out);
-		json_num(out, total ? (double)pa->count / (double)total : 0, 6);
+		pp__report_json_num(out, total ? (double)pa->count / (double)total : 0, 6);
 		fputs(",\n      \"self_ns\": ", out);
 		if (pp__profile_node(p, pa->id))
-			json_num(out, pp__ticks_ns(p, rows[i].time), 3);
+			pp__report_json_num(out, pp__ticks_ns(p, rows[i].time), 3);
 		else
 			fputs("null", out);
 		json_names(out, p, pa, "\n      ");
@@ -263,7 +240,7 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		json_u64(out, "calls", nd->incl.count, ",\n      ");
 		json_u64(out, "self_ticks", nd->self, ",\n      ");
 		fputs("\"self_ns\": ", out);
-		json_num(out, pp__ticks_ns(p, nd->self), 3);
+		pp__report_json_num(out, pp__ticks_ns(p, nd->self), 3);
 		fputs(",\n      \"incl\": ", out);
 		json_incl(out, p, &nd->incl);
 		json_names(out, p, nd, "\n      ");

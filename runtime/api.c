@@ -1,7 +1,7 @@
 /* The public control calls (pathprof.h, trace.h, live.h) that need the
  * runtime started: a library's constructor may call them before ours has
  * run, so each runs start-up first, then hands over to its subsystem. The
- * gate's own entry points (gate.c) start up at a thread's first gate. */
+ * gate's own entry points (gate_slow.c) start up at a thread's first gate. */
 #include <pathprof/live.h>
 #include <pathprof/pathprof.h>
 #include <pathprof/trace.h>

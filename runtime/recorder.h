@@ -61,7 +61,7 @@ void pp__trace_freeze(void);
 /* pp_trace_open() without the start-up (api.c runs it first). */
 int pp__trace_open(const char *path);
 
-/* --- gate semantics with caller-supplied time (gate.c) --- */
+/* --- gate semantics with caller-supplied time (gate_record.c) --- */
 void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at);
 void pp__gate_leave_at(pp__tls_t *t, uint64_t at);
 void pp__gate_root(pp__tls_t *t);

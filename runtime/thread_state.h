@@ -1,6 +1,6 @@
-/* The rules of a thread's gate state that both the gate (gate.c) and the
+/* The rules of a thread's gate state that both the gate (gate_*.c) and the
  * trace recorder (recorder.c) apply: registration states and the two limits the
- * inline gate reads. Kept apart from gate.c so the recorder, which the gate
+ * inline gate reads. Kept apart from the gate's files so the recorder, which the gate
  * calls, never calls back into it. */
 #ifndef PP_THREAD_STATE_H
 #define PP_THREAD_STATE_H

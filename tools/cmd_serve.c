@@ -1,6 +1,6 @@
 /* `pathprof serve`: a Prometheus exporter of the live segments on this host.
  * Each scrape reads every profiled process's segment afresh (or the ones
- * named) and answers with metrics.c's exposition, so the exporter keeps no
+ * named) and answers with report/metrics.c's exposition, so the exporter keeps no
  * counts of its own: restarting it loses nothing, and a process appears at
  * the next scrape after its first gate and disappears once it exits. HTTP
  * is libmicrohttpd's: many clients at once, each with a deadline, so a

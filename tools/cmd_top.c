@@ -267,22 +267,6 @@ static void render_json(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 	fputs("]}\n", f);
 }
 
-/* ns as a short human figure. */
-static const char *human_ns(double ns, char *buf, size_t n)
-{
-	double a = fabs(ns);
-	if (a < 0.5)
-		ns = 0; /* no "-0ns" for a change that rounds to nothing */
-	if (a < 1e3)
-		snprintf(buf, n, "%.0fns", ns);
-	else if (a < 1e6)
-		snprintf(buf, n, "%.1fus", ns / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, n, "%.1fms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.2fs", ns / 1e9);
-	return buf;
-}
 
 static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32_t n)
 {
@@ -328,10 +312,10 @@ static void render_text(FILE *f, const view_t *v, const frame_path_t *fp, uint32
 			const pp_seg_t *pg = pn ? &pn->incl : NULL;
 			char a[32], b[32], da[32], db[32];
 			double p50 = seg_pct_ns(c, g, 50), p99 = seg_pct_ns(c, g, 99);
-			human_ns(p50, a, sizeof a);
-			human_ns(p99, b, sizeof b);
-			human_ns(pg ? p50 - seg_pct_ns(p, pg, 50) : 0, da, sizeof da);
-			human_ns(pg ? p99 - seg_pct_ns(p, pg, 99) : 0, db, sizeof db);
+			pp__report_duration(p50, 1, a, sizeof a);
+			pp__report_duration(p99, 1, b, sizeof b);
+			pp__report_duration(pg ? p50 - seg_pct_ns(p, pg, 50) : 0, 1, da, sizeof da);
+			pp__report_duration(pg ? p99 - seg_pct_ns(p, pg, 99) : 0, 1, db, sizeof db);
 			fprintf(f, "%47s%-24s p50 %8s (%s%s)  p99 %8s (%s%s)\n", "",
 				c->names[q->names[k]].name, a, da[0] == '-' ? "" : "+", da, b,
 				db[0] == '-' ? "" : "+", db);

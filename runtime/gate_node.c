@@ -1,0 +1,84 @@
+/* The path table's slow half: the first sight of a node (a path prefix
+ * ending at a gate), inserted by the thread that owns the table while
+ * readers (the exporter, the dump) walk it, and the leaf whose node is not
+ * there yet. A re-entrancy flag keeps a signal handler that runs gated code
+ * from corrupting a half-done insert: the nested record is dropped and
+ * counted instead. */
+#include <errno.h>
+
+#include <pathprof/pathprof.h>
+#include "gate_impl.h"
+#include "shm.h"
+
+__thread int pp__gate_in_slow PP_TLS_IE;
+
+/* The node named by the running hash (its gate open at depth d), inserted
+ * at first sight with a count of 0. NULL when the table or the arena is full
+ * or when a signal handler interrupted an insert (the caller counts the
+ * drop). */
+PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d)
+{
+	pp__slab_t *s = pp__slab_of(t);
+	uint64_t h = t->hash;
+	uint64_t mask = t->mask;
+	pp__slot_t *slot = NULL;
+	for (uint64_t i = pp__slot_index(h, mask), n = 0; n <= mask; i++, n++) {
+		pp__slot_t *c = t->table + (i & mask);
+		uint64_t ch = c->hash;
+		if (ch == h)
+			return c->path;
+		if (ch == 0) {
+			slot = c;
+			break;
+		}
+	}
+	if (pp__gate_in_slow || !slot || s->npaths >= s->capacity || h == 0)
+		return NULL;
+	pp__gate_in_slow = 1;
+	int saved = errno;
+	/* The node's prefix runs from the innermost frame entered with the
+	 * seed hash (the event's root) up to depth d. */
+	uint32_t r = d;
+	while (r > 0 && t->stack[r].hash_before != PP__SEED)
+		r--;
+	uint32_t depth = d - r + 1;
+	pp__path_t *p = pp__slab_alloc(s, sizeof(*p) + depth * sizeof(uint64_t), 0);
+	if (!p) {
+		pp__gate_in_slow = 0;
+		errno = saved;
+		return NULL;
+	}
+	p->hash = h;
+	p->count = 0;
+	p->depth = depth;
+	p->flags = 0;
+	p->seg = NULL;
+	for (uint32_t i = 0; i < depth; i++)
+		p->keys[i] = t->stack[r + i].key;
+	p->next = s->head;
+	s->npaths++;
+	/* Readers walk the list and the table concurrently: publish a node only
+	 * once it is whole. */
+	__atomic_store_n(&s->head, p, __ATOMIC_RELEASE);
+	slot->path = p;
+	__atomic_store_n(&slot->hash, h, __ATOMIC_RELEASE);
+	/* Exporting: name its keys now, so a kill right after loses few. */
+	if (pp__arena.hdr)
+		pp__shm_nudge();
+	pp__gate_in_slow = 0;
+	errno = saved;
+	return p;
+}
+
+void pp__leaf_miss(pp__tls_t *t, uint32_t v)
+{
+	pp__path_t *p = pp__node_get(t, PP__DS_DEPTH(v));
+	if (p)
+		p->count++;
+	else if (pp__gate_in_slow)
+		pp__slab_of(t)->drops_signal++; /* a handler interrupted an insert */
+	else
+		pp__slab_of(t)->drops_table++;
+	pp__finish_pop(t, v);
+}
+

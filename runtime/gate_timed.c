@@ -1,0 +1,166 @@
+/* The timed exit and the timing decision. Every exit of a timed event
+ * records its gate's inclusive and self time into its node: the fast case
+ * (pp__pop_timed, called from the inline exit) makes no call; the rest
+ * (a new node, a new histogram row, a clock that stepped back) goes to
+ * pp__pop_timed_rare. The sampling decision is taken at an event's first
+ * gate (pp__event_timing, from the inline entry). */
+/* GCC's SLP vectoriser packs the node record's adjacent counters into SSE
+ * loads, shuffles and stores: six instructions for two adds on every timed
+ * exit. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
+#include <errno.h>
+
+#include <pathprof/pathprof.h>
+#include "gate_impl.h"
+
+void pp__event_timing(pp__tls_t *t, pp__frame_t *f)
+{
+	if (t->trace || !pp__decide_timing(t))
+		return; /* a recorded thread decides in pp__traced_enter */
+	t->timing_now = 1;
+	pp__set_limits(t);
+	f->kids = 0;
+	f->t = pp_ticks();
+}
+
+/* Allocate a histogram row (cold: once per octave a node ever sees).
+ * Allocation is the one thing a re-entrant call must not interleave with. */
+static PP_COLD uint32_t new_row(pp__slab_t *s, pp__segrt_t *g, uint32_t row)
+{
+	if (pp__gate_in_slow)
+		return 0;
+	pp__gate_in_slow = 1;
+	int saved = errno;
+	void *m = pp__slab_alloc(s, PP__ROW_BYTES, 1);
+	errno = saved;
+	pp__gate_in_slow = 0;
+	if (!m)
+		return 0;
+	uint32_t ref = pp__arena_ref(m);
+	__atomic_store_n(&g->rows[row], ref, __ATOMIC_RELEASE);
+	return ref;
+}
+
+static PP_COLD pp__segrt_t *new_timing(pp__slab_t *s, pp__path_t *p)
+{
+	if (pp__gate_in_slow)
+		return NULL;
+	pp__gate_in_slow = 1;
+	int saved = errno;
+	pp__segrt_t *g = pp__slab_alloc(s, sizeof(pp__segrt_t), 0);
+	errno = saved;
+	pp__gate_in_slow = 0;
+	if (!g)
+		return NULL;
+	g->min = UINT64_MAX;
+	__atomic_store_n(&p->seg, (struct pp__seg *)g, __ATOMIC_RELEASE);
+	return g;
+}
+
+/* One timed exit into its node (the cell, its row, sum, self, min, max). 0,
+ * or -1 when there was no memory for it. */
+static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl,
+							 uint64_t self)
+{
+	pp__segrt_t *g = (pp__segrt_t *)p->seg;
+	if (PP_UNLIKELY(!g) && !(g = new_timing(s, p)))
+		return -1;
+	uint32_t c = incl ? pp__hist_cell(incl) : PP__CELL_ZERO;
+	uint32_t ref = g->rows[c / PP_HIST_SUB];
+	if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, c / PP_HIST_SUB)))
+		return -1;
+	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
+	g->sum += incl;
+	g->self += self;
+	if (incl < g->min)
+		g->min = incl;
+	if (incl > g->max)
+		g->max = incl;
+	return 0;
+}
+
+/* The exit of a timed event's gate at state v (as pp__pop): the gate's
+ * inclusive time (exit - entry) and self time (inclusive - its gated
+ * children's inclusive) go to its node, and its inclusive time to its
+ * parent's children, so that the self times of an event add up to its
+ * root's inclusive time exactly. An event's root (entered with the seed
+ * hash) has no parent in the event: the frame below it, if any, is one a
+ * signal handler interrupted; its exit ends the timed event. Clocks that
+ * step back (migration across unsynchronised sockets) give 0, never a huge
+ * unsigned value. */
+PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
+{
+	uint32_t d = PP__DS_DEPTH(v);
+	pp__frame_t *f = PP__DS_FRAME(t, v);
+	uint64_t incl = now > f->t ? now - f->t : 0;
+	uint64_t self = incl > f->kids ? incl - f->kids : 0;
+	int root = f->hash_before == PP__SEED;
+	if (!root)
+		f[-1].kids += incl;
+	uint64_t h = t->hash;
+	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
+	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : pp__node_get(t, d);
+	pp__slab_t *s = pp__slab_of(t);
+	uint32_t leaf = v & 1u;
+	if (!p) {
+		if (pp__gate_in_slow)
+			s->drops_signal += leaf;
+		else
+			s->drops_table += leaf;
+		s->drops_time++;
+	} else {
+		p->count += leaf;
+		if (record_time(s, p, incl, self) != 0)
+			s->drops_time++;
+	}
+	pp__finish_pop(t, v);
+	if (root) {
+		t->timing_now = 0;
+		pp__set_limits(t);
+	}
+}
+
+/* The exit of a timed event's gate when nothing else is rare (tlimit; the
+ * bound and key are checked inline, pp__leave). The common case (the node
+ * and its histogram row exist, the clock moved forward, the children took
+ * less than the gate) makes no call, so it needs no saved registers;
+ * anything else goes to pp__pop_timed_rare as a tail call, before any state has
+ * changed. About 45 instructions: the frame and the node's probe (12), the
+ * times (6), the cell and its row (9), sum, self, min and max (7), the leaf
+ * count (2), the pop and the parent's children (6). */
+void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
+{
+	pp__frame_t *f = PP__DS_FRAME(t, v);
+	uint64_t h = t->hash;
+	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
+	pp__path_t *p;
+	pp__segrt_t *g;
+	if (PP_UNLIKELY(sl->hash != h) || PP_UNLIKELY(!(g = (pp__segrt_t *)(p = sl->path)->seg)))
+		return pp__pop_timed_rare(t, v, now);
+	uint64_t incl = now - f->t, kids = f->kids;
+	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl))
+		return pp__pop_timed_rare(t, v, now);
+	uint32_t c = pp__hist_cell(incl);
+	uint32_t ref = g->rows[c / PP_HIST_SUB];
+	if (PP_UNLIKELY(!ref))
+		return pp__pop_timed_rare(t, v, now);
+	uint64_t hb = f->hash_before;
+	p->count += v & 1u;
+	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
+	g->sum += incl;
+	g->self += incl - kids;
+	if (incl < g->min)
+		g->min = incl;
+	if (incl > g->max)
+		g->max = incl;
+	t->hash = hb;
+	t->dstate = PP__DS_OFF(v);
+	if (hb != PP__SEED) {
+		f[-1].kids += incl;
+		return;
+	}
+	t->timing_now = 0; /* the event's root: the timed event ends */
+	pp__set_limits(t);
+}
