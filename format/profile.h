@@ -102,6 +102,14 @@ typedef struct pp_profile {
 	/* Who wrote it (section PROCESS): NULL when the file has none; "" for
 	 * a value that is unknown or differs between merged profiles. */
 	char *service, *host, *build_id;
+	/* The timed gate's cost as the process measured it (section GATECOST),
+	 * in ticks per gate: the part inside the interval a gate times and the
+	 * part its caller's self time holds; both 0 when not measured. */
+	double gate_in, gate_out;
+	/* Set by pp__profile_compensate() (the tool, never in a file): the
+	 * times have had the gate's cost taken out; gate_removed ticks in all. */
+	uint32_t compensated;
+	double gate_removed;
 	/* Off-CPU time by blocked node, reason and waker (pathprof run --offcpu). */
 	uint32_t noffcpu;
 	pp_offcpu_t *offcpu;

@@ -177,6 +177,15 @@ static void body_process(struct out *o, const struct wctx *w)
 	put_str(o, w->p->build_id);
 }
 
+static void body_gatecost(struct out *o, const struct wctx *w)
+{
+	uint64_t in, out;
+	memcpy(&in, &w->p->gate_in, sizeof in);
+	memcpy(&out, &w->p->gate_out, sizeof out);
+	put_u64(o, in);
+	put_u64(o, out);
+}
+
 static void section(struct out *o, uint32_t type, uint32_t flags,
 		    void (*body)(struct out *, const struct wctx *), const struct wctx *w)
 {
@@ -214,6 +223,10 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_PROCESS, 0, body_process, w);
 	if (w->p->noffcpu)
 		section(o, SEC_OFFCPU, 0, body_offcpu, w);
+	/* measured times only: a compensated profile keeps what was measured
+	 * and its calibration, so the tool never writes a compensated file */
+	if ((w->p->gate_in > 0 || w->p->gate_out > 0) && !w->p->compensated)
+		section(o, SEC_GATECOST, 0, body_gatecost, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

@@ -86,9 +86,23 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		dst->ticks_per_ns = src->ticks_per_ns;
 		dst->timing = src->timing;
 		dst->sample_n = src->sample_n;
+		dst->gate_in = src->gate_in;
+		dst->gate_out = src->gate_out;
 		return 0;
 	}
+	/* The gate's cost: the least either process measured (calibration keeps
+	 * its least round too), and none where a side has none or the injectors
+	 * differ: the times it would come out of are not all its. */
+	if (!src->gate_in && !src->gate_out)
+		dst->gate_in = dst->gate_out = 0;
+	else if (dst->gate_in || dst->gate_out) {
+		if (src->gate_in < dst->gate_in)
+			dst->gate_in = src->gate_in;
+		if (src->gate_out < dst->gate_out)
+			dst->gate_out = src->gate_out;
+	}
 	if (strcmp(dst->frontend, src->frontend ? src->frontend : "")) {
+		dst->gate_in = dst->gate_out = 0;
 		free(dst->frontend);
 		if (!(dst->frontend = strdup("mixed")))
 			return -1;

@@ -6,6 +6,7 @@
 #include "crc32.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +273,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_RECOVERED: return "RECOVERED";
 	case SEC_PROCESS: return "PROCESS";
 	case SEC_OFFCPU: return "OFFCPU";
+	case SEC_GATECOST: return "GATECOST";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -299,7 +301,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 	p->version = version;
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
-	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0;
+	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -332,7 +334,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_CRASH ? &seen_crash
 			  : type == SEC_RECOVERED ? &seen_recovered
 			  : type == SEC_PROCESS ? &seen_process
-			  : type == SEC_OFFCPU ? &seen_offcpu : NULL;
+			  : type == SEC_OFFCPU ? &seen_offcpu
+			  : type == SEC_GATECOST ? &seen_gatecost : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -374,6 +377,16 @@ static int parse(struct rd *r, pp_profile_t *p)
 				return fail(r, "corrupt file: section OFFCPU at byte %zu comes before NAMES", pos);
 			read_offcpu(r, p);
 			break;
+		case SEC_GATECOST: {
+			uint64_t in = get_u64(r), out = get_u64(r);
+			memcpy(&p->gate_in, &in, sizeof in);
+			memcpy(&p->gate_out, &out, sizeof out);
+			if (!r->failed && !(isfinite(p->gate_in) && p->gate_in >= 0 && p->gate_in < 1e9 &&
+					    isfinite(p->gate_out) && p->gate_out >= 0 && p->gate_out < 1e9))
+				return fail(r, "corrupt section GATECOST at byte %zu: gate cost %g/%g ticks",
+					    pos, p->gate_in, p->gate_out);
+			break;
+		}
 		case SEC_PROCESS:
 			p->service = get_str(r);
 			p->host = get_str(r);

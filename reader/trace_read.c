@@ -228,6 +228,14 @@ static int process_chunk(pp_trace_t *tr, const uint8_t *p, const uint8_t *end,
 			m->service = s[0];
 			m->host = s[1];
 			m->build_id = s[2];
+		} else if (op == PP_EV_GATECOST) {
+			if (get_var(&p, end, &v[0]) != 0 || get_var(&p, end, &v[1]) != 0)
+				return -1;
+			memcpy(&tr->meta.gate_in, &v[0], sizeof v[0]);
+			memcpy(&tr->meta.gate_out, &v[1], sizeof v[1]);
+			if (!(tr->meta.gate_in >= 0 && tr->meta.gate_in < 1e9 && tr->meta.gate_out >= 0 &&
+			      tr->meta.gate_out < 1e9))
+				return -1; /* NaN fails too */
 		} else if (op == PP_EV_CLOSE) {
 			if (get_var(&p, end, &v[0]) != 0)
 				return -1;

@@ -78,6 +78,11 @@ void pp__report_format_help(FILE *out, int indent);
  * Shared with the CLI's own JSON outputs (diff, top). */
 void pp__report_json_str(FILE *out, const char *str);
 
+/* compensate.c: take the gate's measured cost out of every node's times
+ * (self, inclusive sum, min, max, histogram); nothing when the profile has
+ * no measure or is compensated already. 0, or -1 when out of memory. */
+int pp__profile_compensate(pp_profile_t *p);
+
 /* numbers.c: a JSON number (fixed point, trailing zeros dropped, never
  * nan, inf or -0) and a duration for people: "850 ns", "1.25 us", "3.40 ms",
  * "2.10 s", or compact for narrow columns ("850ns", "1.2us"). */

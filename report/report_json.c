@@ -193,6 +193,17 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	fputs("\"gated_ns\": ", out);
 	pp__report_json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
 	fputs(",\n  ", out);
+	if (p->gate_in > 0 || p->gate_out > 0) {
+		/* per timed gate, and what compensation took out (0 with --raw) */
+		double k = pp__report_rate_known(p) ? 1 / p->ticks_per_ns : 1;
+		fputs("\"gate_cost\": {\"inside_ns\": ", out);
+		pp__report_json_num(out, p->gate_in * k, 3);
+		fputs(", \"outside_ns\": ", out);
+		pp__report_json_num(out, p->gate_out * k, 3);
+		fputs(", \"removed_ns\": ", out);
+		pp__report_json_num(out, p->compensated ? p->gate_removed * k : 0, 3);
+		fprintf(out, ", \"compensated\": %s},\n  ", p->compensated ? "true" : "false");
+	}
 	fprintf(out, "\"hist\": {\"sub_bits\": %u, \"rows\": %u, \"buckets\": %u},\n",
 		PP_HIST_SUB_BITS, PP_HIST_ROWS, PP_HIST_BUCKETS);
 

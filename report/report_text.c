@@ -135,6 +135,28 @@ static void recovered_line(FILE *out, const pp_profile_t *p)
 			p->recovered_raw_keys);
 }
 
+/* What the times below hold of the gate's own cost (report/compensate.c). */
+static void gate_cost_line(FILE *out, const pp_profile_t *p)
+{
+	if (p->timing == PP_TIMING_OFF)
+		return;
+	if (!(p->gate_in > 0 || p->gate_out > 0)) {
+		fputs("  gate cost  not measured (a selection, a crash, a merge of unlike runs, or an\n"
+		      "             older pathprof): times include the gates' own cost\n", out);
+		return;
+	}
+	int ns = pp__report_rate_known(p);
+	double k = ns ? 1 / p->ticks_per_ns : 1;
+	fprintf(out, "  gate cost  %.1f + %.1f %s a timed gate (inside + outside the time it takes),\n"
+		     "             measured in the process;",
+		p->gate_in * k, p->gate_out * k, ns ? "ns" : "ticks");
+	if (p->compensated)
+		fprintf(out, " %.0f %s taken out of the times below (--raw: as measured)\n",
+			p->gate_removed * k, ns ? "ns" : "ticks");
+	else
+		fputs(" the times below hold it (--raw)\n", out);
+}
+
 static void text_header(FILE *out, const pp_profile_t *p)
 {
 	fputs("pathprof report\n", out);
@@ -189,6 +211,7 @@ static void text_header(FILE *out, const pp_profile_t *p)
 		uint64_t g = pp__profile_gated_ticks(p);
 		fprintf(out, "  gated time %.0f %s (self times summed over nodes and threads)\n",
 			pp__ticks_ns(p, g), pp__report_rate_known(p) ? "ns" : "ticks");
+		gate_cost_line(out, p);
 	}
 	/* An empty profile is never what was meant: say the usual causes. */
 	if (!p->npaths && !p->nnodes && !p->events && !p->records && !p->unprofiled_frames)

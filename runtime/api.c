@@ -14,6 +14,7 @@
 int pp_dump(const char *path)
 {
 	pp__init();
+	pp__gate_cost_measure();
 	return pp__dump(path);
 }
 

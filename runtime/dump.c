@@ -201,6 +201,8 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->ticks_per_ns = pp__clock_ticks_per_ns();
 	p->timing = pp__mode.timing;
 	p->sample_n = pp__mode.sample_n;
+	p->gate_in = pp__g.gate_in;
+	p->gate_out = pp__g.gate_out;
 	p->threads = pp__threads_seen();
 	p->unprofiled_frames = pp__g.skipped;
 	p->unprofiled_threads = pp__g.unprofiled_threads;
@@ -410,6 +412,7 @@ static void exit_dump(void)
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
 		pp__trace_freeze();
 		pp__select_report();
+		pp__gate_cost_measure();
 		/* Nobody asked for this file by name: say where it went and how
 		 * it was taken, once, or a first run leaves a puzzle in the
 		 * current directory (#32; docs/reference/runtime.md, Defaults). */

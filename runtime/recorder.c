@@ -598,6 +598,16 @@ void pp__trace_dumped(const pp_profile_t *pr)
 			p = put_str(p, pr->build_id);
 			done(&proc, p);
 		}
+		if (pr->gate_in > 0 || pr->gate_out > 0) {
+			uint64_t in, out;
+			memcpy(&in, &pr->gate_in, sizeof in);
+			memcpy(&out, &pr->gate_out, sizeof out);
+			p = room(&proc, 32);
+			*p++ = PP_EV_GATECOST;
+			p = put_var(p, in);
+			p = put_var(p, out);
+			done(&proc, p);
+		}
 		flush(&proc);
 	}
 	pthread_mutex_unlock(&lock);

@@ -27,6 +27,10 @@ typedef struct pp__global {
 	char service[64];      /* PATHPROF_SERVICE or the program's name (process.c) */
 	char host[64];
 	char build_id[48];     /* hex GNU build id of the executable, "" if none */
+	/* The timed gate's cost measured in this process (gate_cost.c), in
+	 * ticks per gate: inside the interval it times, and outside it (in
+	 * the parent's self time); 0 and 0 until measured. */
+	double gate_in, gate_out;
 } pp__global_t;
 
 extern pp__global_t pp__g;
@@ -50,6 +54,11 @@ int pp__set_timing(enum pp_timing mode, unsigned sample_n);
 /* The bodies of the public calls of the same name (dump.c); api.c runs
  * start-up first. */
 int pp__dump(const char *path);
+
+/* Measure the timed gate's cost once (gate_cost.c) into pp__g.gate_in and
+ * gate_out, when timing is on or sampled and one injector without a
+ * selection ran; otherwise leave them 0. Runs a thread of its own. */
+void pp__gate_cost_measure(void);
 void pp__summary(FILE *out, int n);
 void pp__disable_exit_dump(void);
 

@@ -211,9 +211,9 @@ static uint64_t pow2_at_least(uint64_t v)
 
 /* A new slab: header, frames (plus the sentinel) and a table with twice as
  * many slots as paths, so probes stay short when it is full. */
-static pp__slab_t *slab_create(void)
+static pp__slab_t *slab_carve(uint64_t paths)
 {
-	uint64_t slots = pow2_at_least(pp__config.paths * 2);
+	uint64_t slots = pow2_at_least(paths * 2);
 	size_t frames_off = (sizeof(pp__slab_t) + 63) & ~(size_t)63;
 	size_t table_off = frames_off + (pp__config.depth + 1) * sizeof(pp__frame_t);
 	table_off = (table_off + 4095) & ~(size_t)4095;
@@ -228,7 +228,16 @@ static pp__slab_t *slab_create(void)
 	s->frames[0].sp = PP__SP_NONE;
 	s->table = (pp__slot_t *)(m + table_off);
 	s->mask = slots - 1;
-	s->capacity = pp__config.paths;
+	s->capacity = paths;
+	return s;
+}
+
+/* A thread's slab, in the list every reader walks. */
+static pp__slab_t *slab_create(void)
+{
+	pp__slab_t *s = slab_carve(pp__config.paths);
+	if (!s)
+		return NULL;
 	s->next_all = all_slabs;
 	__atomic_store_n(&all_slabs, s, __ATOMIC_RELEASE);
 	if (pp__arena.hdr)
@@ -321,6 +330,11 @@ static void thread_exit(void *arg)
 	s->next_free = free_slabs;
 	free_slabs = s;
 	pthread_mutex_unlock(&slab_lock);
+}
+
+pp__slab_t *pp__slab_scratch(uint64_t paths)
+{
+	return pp__arena_ready() ? slab_carve(paths) : NULL;
 }
 
 pp__slab_t *pp__slab_first(void)

@@ -118,6 +118,10 @@ int pp__thread_register(pp__tls_t *t, int fe);
 /* First slab of the list of every slab ever created (for readers). */
 pp__slab_t *pp__slab_first(void);
 
+/* A slab of `paths` paths in no list: no dump, export or reader sees what
+ * is recorded into it (the gate's cost calibration, gate_cost.c). */
+pp__slab_t *pp__slab_scratch(uint64_t paths);
+
 /* Zero every count and histogram in every slab. */
 void pp__slab_reset_all(void);
 

@@ -317,6 +317,8 @@ static int meta_from_trace(pp_profile_t *p, const pp_trace_t *tr)
 	p->ticks_per_ns = tr->has_meta ? m->ticks_per_ns : 0;
 	p->timing = tr->has_meta ? m->timing : 0;
 	p->sample_n = tr->has_meta ? m->sample_n : 0;
+	p->gate_in = tr->has_meta ? m->gate_in : 0;
+	p->gate_out = tr->has_meta ? m->gate_out : 0;
 	p->threads = tr->has_meta ? m->threads : tr->nthreads;
 	p->drops_depth += tr->skipped;
 	/* who wrote it: the recorded process, never this tool */

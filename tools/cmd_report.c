@@ -20,7 +20,9 @@ static const char help_head[] =
 	"Print the profile FILE: its totals and gated time, then the paths with\n"
 	"their counts and, when timed, the calling-context node of each prefix:\n"
 	"calls, inclusive time per call (mean, p50, p99) and self time (mean, total).\n"
-	"Self times add up to the gated time; no figure exceeds the run.\n"
+	"Self times add up to the gated time; no figure exceeds the run. The\n"
+	"timed gate's own cost, measured by the process at exit, is taken out of\n"
+	"every time shown (the header says how much; docs/reference/semantics.md).\n"
 	"\n"
 	"options:\n"
 	"  --top N           show the first N paths after sorting; 0 shows all\n"
@@ -45,6 +47,7 @@ static const char help_tail[] =
 	"  --names FORM      'full' (default) or 'short': C++ names without return\n"
 	"                    type, template arguments and parameters, in every\n"
 	"                    format (bool ns::f<int>(int) const -> ns::f)\n"
+	"  --raw             the times as measured, the gates' own cost left in\n"
 	"  -o, --output FILE write to FILE instead of standard output\n"
 	"  --formats         list the format names, one a line, and exit\n"
 	"  -h, --help        show this help\n"
@@ -54,7 +57,7 @@ static const char help_tail[] =
 	"docs/reference/reports.md for folded, dot, html and pprof.\n";
 
 enum { OPT_TOP = 256, OPT_SORT, OPT_MIN_COUNT, OPT_MIN_TIME, OPT_FORMAT, OPT_VALUE, OPT_NAMES,
-       OPT_MIN_SHARE, OPT_FORMATS };
+       OPT_MIN_SHARE, OPT_FORMATS, OPT_RAW };
 
 static const struct option longopts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
@@ -65,6 +68,7 @@ static const struct option longopts[] = {
 	{ "min-share", required_argument, NULL, OPT_MIN_SHARE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "formats", no_argument, NULL, OPT_FORMATS },
+	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "value", required_argument, NULL, OPT_VALUE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
@@ -91,7 +95,7 @@ int cmd_report(int argc, char **argv)
 {
 	pp_report_opts_t o = { .format = PP_FORMAT_TEXT, .sort = PP_SORT_COUNT };
 	const char *outpath = NULL;
-	int top_given = 0, value_given = 0, short_names = 0, c;
+	int top_given = 0, value_given = 0, short_names = 0, raw = 0, c;
 	uint64_t v;
 
 	optind = 0; /* glibc: full re-initialisation; options may follow FILE */
@@ -154,6 +158,9 @@ int cmd_report(int argc, char **argv)
 			}
 			short_names = !strcmp(optarg, "short");
 			break;
+		case OPT_RAW:
+			raw = 1;
+			break;
 		case 'h':
 			return help();
 		default:
@@ -186,7 +193,8 @@ int cmd_report(int argc, char **argv)
 	pp_profile_t p;
 	if (cli_read_profile(&p, path) != CLI_OK)
 		return CLI_FAIL;
-	if (short_names && pp__report_names_short(&p) != 0) {
+	if ((!raw && pp__profile_compensate(&p) != 0) ||
+	    (short_names && pp__report_names_short(&p) != 0)) {
 		cli_error("report: %s: out of memory", path);
 		pp__profile_free(&p);
 		return CLI_FAIL;

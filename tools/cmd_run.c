@@ -60,6 +60,8 @@ static const char help_text[] =
 	"  --format FMT      report format, as 'pathprof report --format'\n"
 	"  --names FORM      'full' (default) or 'short' C++ names, as 'pathprof\n"
 	"                    report --names'\n"
+	"  --raw             times as measured, the gates' own cost left in (as\n"
+	"                    'pathprof report --raw')\n"
 	"  --offcpu          also record where the program's threads block, why\n"
 	"                    (futex, poll, disk, net, sleep, other) and which path\n"
 	"                    wakes them, with BPF (needs root or CAP_BPF and\n"
@@ -79,7 +81,7 @@ static const char help_text[] =
 	"not be started; 2 for a bad command line.\n";
 
 enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES, OPT_OFFCPU, OPT_ROOT,
-       OPT_FUNCTIONS, OPT_SORT };
+       OPT_FUNCTIONS, OPT_SORT, OPT_RAW };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
@@ -93,6 +95,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "offcpu", no_argument, NULL, OPT_OFFCPU },
+	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -309,7 +312,7 @@ int cmd_run(int argc, char **argv)
 	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *sort = NULL, *format = NULL;
 	const char *report_out = NULL, *names = NULL;
 	offcpu_run_t offcpu = {0};
-	int c;
+	int c, raw = 0;
 	uint64_t v;
 
 	optind = 0;
@@ -322,6 +325,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_OFFCPU:
 			offcpu.wanted = 1;
+			break;
+		case OPT_RAW:
+			raw = 1;
 			break;
 		case OPT_SORT: {
 			pp_report_sort_t sk;
@@ -488,7 +494,7 @@ int cmd_run(int argc, char **argv)
 		shm_unlink(seg);
 	free(seg);
 	if (file && access(file, R_OK) == 0) {
-		char *rargv[14];
+		char *rargv[16];
 		int n = 0;
 		rargv[n++] = (char *)"report";
 		if (top) {
@@ -511,6 +517,8 @@ int cmd_run(int argc, char **argv)
 			rargv[n++] = (char *)"--names";
 			rargv[n++] = (char *)names;
 		}
+		if (raw)
+			rargv[n++] = (char *)"--raw";
 		rargv[n++] = (char *)"--";
 		rargv[n++] = file;
 		rargv[n] = NULL;

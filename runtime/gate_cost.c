@@ -1,0 +1,152 @@
+/* The timed gate's own cost, measured in the running process, so reports
+ * can take it out of the times they show (overhead compensation, #29;
+ * docs/reference/semantics.md, "The gate's own cost"). A timed gate runs
+ * partly inside the interval it times (after its entry's clock read, before
+ * its exit's): that part, `in`, is in every call's inclusive time. The rest,
+ * `out`, lands in the caller's self time. Once, at exit, a thread of the
+ * runtime's own calls an empty gated function N times from inside a gated
+ * function, through the injector's own entry points, recording into a
+ * scratch slab no profile or reader sees: the inner node's inclusive time
+ * per call is `in`; the outer node's self time per call, less the same loop
+ * calling an ungated empty function, is `out`. Of several rounds the least
+ * is kept: preemption and interrupts only ever add. */
+#include <pthread.h>
+#include <string.h>
+
+#include <pathprof/pathprof.h>
+#include "gate_impl.h"
+
+/* The injectors' entry points the compiler calls, when this program has
+ * them (resolved at load; NULL otherwise). raii's gate is inline, and XRay's
+ * trampolines cannot be entered from here: both use the inline gate. */
+extern void __cyg_profile_func_enter(void *fn, void *site) __attribute__((weak, visibility("default")));
+extern void __cyg_profile_func_exit(void *fn, void *site) __attribute__((weak, visibility("default")));
+extern void pp_plugin_enter(uint64_t key) __attribute__((weak, visibility("default")));
+extern void pp_plugin_leave(uint64_t key) __attribute__((weak, visibility("default")));
+
+enum { COST_CALLS = 1000, COST_ROUNDS = 7 };
+
+static const char key_outer, key_inner; /* distinct addresses: the keys */
+#define K_OUTER ((uint64_t)(uintptr_t)&key_outer)
+#define K_INNER ((uint64_t)(uintptr_t)&key_inner)
+
+/* One pair of functions per way of entering a gate: the outer one gated
+ * around n calls of the inner one, gated around nothing. */
+#define PP__COST_FNS(name, enter, leave)                                  \
+	static PP_NOINLINE PP_NOINSTR void name##_inner(void)             \
+	{                                                                 \
+		enter(K_INNER);                                           \
+		__asm__ volatile("" ::: "memory");                        \
+		leave(K_INNER);                                           \
+	}                                                                 \
+	static PP_NOINLINE PP_NOINSTR void name##_outer(uint32_t n)       \
+	{                                                                 \
+		enter(K_OUTER);                                           \
+		for (uint32_t i = 0; i < n; i++)                          \
+			name##_inner();                                   \
+		leave(K_OUTER);                                           \
+	}
+
+#define RAII_IN(k) pp__enter((k), PP_FE_RAII)
+#define RAII_OUT(k) pp__leave((k), PP_FE_RAII)
+#define XRAY_IN(k) pp__enter((k), PP_FE_XRAY)
+#define XRAY_OUT(k) pp__leave((k), PP_FE_XRAY)
+#define CYG_IN(k) __cyg_profile_func_enter((void *)(uintptr_t)(k), NULL)
+#define CYG_OUT(k) __cyg_profile_func_exit((void *)(uintptr_t)(k), NULL)
+#define PLUGIN_IN(k) pp_plugin_enter(k)
+#define PLUGIN_OUT(k) pp_plugin_leave(k)
+PP__COST_FNS(raii, RAII_IN, RAII_OUT)
+PP__COST_FNS(xray, XRAY_IN, XRAY_OUT)
+PP__COST_FNS(cyg, CYG_IN, CYG_OUT)
+PP__COST_FNS(plugin, PLUGIN_IN, PLUGIN_OUT)
+
+/* The same loop without gates: what the outer self time holds besides them. */
+static PP_NOINLINE PP_NOINSTR void plain_inner(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static PP_NOINLINE PP_NOINSTR uint64_t plain_loop(uint32_t n)
+{
+	uint64_t t0 = pp_ticks();
+	for (uint32_t i = 0; i < n; i++)
+		plain_inner();
+	return pp_ticks() - t0;
+}
+
+struct cost_job {
+	int fe;
+	double in, out; /* ticks per gate; left 0 when not measured */
+};
+
+/* The scratch slab's node at depth d (1: outer, 2: inner), or NULL. */
+static const pp__segrt_t *node_seg(const pp__slab_t *s, uint32_t depth)
+{
+	for (const pp__path_t *p = s->head; p; p = p->next)
+		if (p->depth == depth)
+			return (const pp__segrt_t *)p->seg;
+	return NULL;
+}
+
+static PP_NOINSTR void *measure(void *arg)
+{
+	struct cost_job *j = arg;
+	void (*outer)(uint32_t) = j->fe == PP_FE_CYG && __cyg_profile_func_enter ? cyg_outer
+				  : j->fe == PP_FE_PLUGIN && pp_plugin_enter    ? plugin_outer
+				  : j->fe == PP_FE_XRAY                         ? xray_outer
+										: raii_outer;
+	pp__slab_t *s = pp__slab_scratch(8);
+	if (!s)
+		return NULL;
+	pp__tls_t *t = &pp__tls;
+	t->slab = &s->pub;
+	t->stack = s->frames + 1;
+	t->table = s->table;
+	t->mask = s->mask;
+	t->hash = PP__SEED;
+	t->dstate = 0;
+	t->excess = 0;
+	t->trace = NULL;
+	t->timing_now = 0;
+	t->state = PP__ST_LIVE;
+	pp__set_limits(t);
+	double best_in = 0, best_self = 0, best_plain = 0;
+	uint64_t in_sum = 0, out_self = 0;
+	for (int r = 0; r < COST_ROUNDS; r++) {
+		double plain = (double)plain_loop(COST_CALLS) / COST_CALLS;
+		t->countdown = 1; /* sampled timing: this round's event is timed */
+		outer(COST_CALLS);
+		const pp__segrt_t *o = node_seg(s, 1), *i = node_seg(s, 2);
+		if (!o || !i || t->dstate != 0)
+			return NULL; /* not recorded as planned: no figure rather than a wrong one */
+		double in = (double)(i->sum - in_sum) / COST_CALLS;
+		double self = (double)(o->self - out_self) / COST_CALLS;
+		in_sum = i->sum;
+		out_self = o->self;
+		if (r == 0 || in < best_in)
+			best_in = in;
+		if (r == 0 || self < best_self)
+			best_self = self;
+		if (r == 0 || plain < best_plain)
+			best_plain = plain;
+	}
+	j->in = best_in;
+	j->out = best_self > best_plain ? best_self - best_plain : 0;
+	pp__gate_dead(t);
+	return NULL;
+}
+
+void pp__gate_cost_measure(void)
+{
+	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
+	if (pp__g.gate_in > 0 || pp__mode.timing == PP_TIMING_OFF || pp__selecting ||
+	    pp__g.mixed_frontends || fe == PP_FE_NONE || fe == PP_FE_REPLAY)
+		return;
+	struct cost_job j = { .fe = fe };
+	pthread_t th;
+	if (pthread_create(&th, NULL, measure, &j) != 0)
+		return;
+	pthread_join(th, NULL);
+	pp__g.gate_in = j.in;
+	pp__g.gate_out = j.out;
+}

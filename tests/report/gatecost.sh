@@ -1,0 +1,58 @@
+#!/bin/sh
+# The gate's own cost, measured by the profiled process (runtime/gate_cost.c)
+# and taken out by the reports (report/compensate.c), through each injector:
+# examples/multi built through pathprof-cc and run timed must write a
+# profile whose JSON has the measure (inside > 0), report it compensated
+# with exactly the removed time missing from the gated time (raw minus
+# compensated, to the rounding), and keep it raw with --raw; with a
+# selection or timing off no measure is taken and the text says so.
+# Exact checks only: how close the compensated times come to a plain build
+# is measured by bench/compensate.sh, not asserted here.
+# usage: gatecost.sh VIA CC MULTI_SRC PATHPROF WRAPPER WORKDIR
+set -u
+via=$1 cc=$2 src=$3 pp=$4 wrapper=$5 work=$6/gatecost-$1.$$
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $via: $*"; exit 1; }
+extra=
+[ "$via" = plugin ] && extra=--plugin-mode=all
+make -s -C "$work" -f "$src/Makefile" SRCDIR="$src" CC="$wrapper --via=$via $extra $cc" >"$work/build.log" 2>&1 ||
+	fail "build: $(cat "$work/build.log")"
+run() { # OUT ENV...: run multi with the given environment, profile to OUT
+	out=$1
+	shift
+	(cd "$work" && env PATHPROF_OUT="$work/$out" PATHPROF_XRAY=all "$@" ./multi >/dev/null 2>"$work/err") ||
+		fail "run: $(cat "$work/err")"
+}
+json() { "$pp" report --format json "$@" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+g = d.get('gate_cost')
+print(d['gated_ns'], g['inside_ns'] if g else '-', g['outside_ns'] if g else '-',
+      g['removed_ns'] if g else '-', g['compensated'] if g else '-')"; }
+
+run timed.pathprof PATHPROF_TIMING=on
+set -- $(json "$work/timed.pathprof")
+comp=$1 inside=$2 outside=$3 removed=$4 flag=$5
+set -- $(json --raw "$work/timed.pathprof")
+raw=$1 rflag=$5
+[ "$inside" != - ] || fail "no gate cost in the profile"
+python3 -c "import sys; sys.exit(not ($inside > 0 and $outside >= 0))" ||
+	fail "inside $inside ns, outside $outside ns"
+[ "$flag" = True ] || fail "not compensated by default"
+[ "$rflag" = False ] || fail "--raw is compensated"
+python3 -c "import sys; sys.exit(not (abs($raw - $comp - $removed) <= 0.001 * $raw + 1 and $removed > 0))" ||
+	fail "raw gated $raw - compensated $comp is not the removed $removed"
+"$pp" report "$work/timed.pathprof" | grep -q "^  gate cost  .* ns a timed gate" ||
+	fail "the text header does not show the gate cost"
+
+run selected.pathprof PATHPROF_TIMING=on PATHPROF_FUNCTIONS='main,handle_request,parse_*'
+set -- $(json "$work/selected.pathprof")
+[ "$2" = - ] || fail "a measure under a selection: $2"
+"$pp" report "$work/selected.pathprof" | grep -q "^  gate cost  not measured" ||
+	fail "the text does not say the cost was not measured"
+
+run untimed.pathprof PATHPROF_TIMING=off
+set -- $(json "$work/untimed.pathprof")
+[ "$2" = - ] || fail "a measure with timing off: $2"
+echo "ok: $via: inside $inside ns, outside $outside ns a gate; $removed of $raw ns removed"

@@ -1,0 +1,119 @@
+/* Overhead compensation (report/compensate.c) on a profile whose every
+ * figure is known: main (10 calls) > work (20) > leaf (40), plus main > io
+ * (5), with a measured gate cost of in = 10, out = 20 ticks. Each node must
+ * lose exactly n*in + c*out of self time (c: its children's calls) and
+ * in + D/n*(in + out) per call of inclusive time (D: all calls below it);
+ * the compensated self times must still add up to main's compensated
+ * inclusive time; a second call changes nothing; a profile without a
+ * measure is left alone; a self time smaller than its cost stops at 0. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <pathprof/pathprof.h>
+
+#include "profile.h"
+#include "report.h"
+#include "testprof.h"
+
+static int failures;
+
+static void expect(const char *what, double got, double want)
+{
+	if (got != want) {
+		fprintf(stderr, "FAIL: %s: %.1f, expected %.1f\n", what, got, want);
+		failures++;
+	}
+}
+
+static const char *const names[] = { "main", "work", "leaf", "io" };
+
+/* Every call of a node is `each` ticks long; self is given. */
+static void build(pp_profile_t *p, double in, double out)
+{
+	tp_init(p, "cyg", "./known");
+	p->ticks_per_ns = 1.0;
+	p->timing = PP_TIMING_ON;
+	p->start_ns = 1;
+	p->end_ns = 1000000001;
+	p->threads = 1;
+	p->gate_in = in;
+	p->gate_out = out;
+	tp_names(p, 4, names, NULL, NULL);
+	pp_seg_t leaf = TP_SEG({ 1000, 40 });   /* 40 000 */
+	pp_seg_t work = TP_SEG({ 5000, 20 });   /* 100 000: self 60 000 */
+	pp_seg_t io = TP_SEG({ 3000, 5 });      /* 15 000 */
+	pp_seg_t main_ = TP_SEG({ 20000, 10 }); /* 200 000: self 85 000 */
+	tp_node(p, TP_IDX(0, 1, 2), 40000, &leaf);
+	tp_node(p, TP_IDX(0, 1), 60000, &work);
+	tp_node(p, TP_IDX(0, 3), 15000, &io);
+	tp_node(p, TP_IDX(0), 85000, &main_);
+	pp_seg_t *all[] = { &leaf, &work, &io, &main_ };
+	for (size_t i = 0; i < 4; i++)
+		pp__seg_free(all[i]);
+	tp_path(p, 40, TP_IDX(0, 1, 2), NULL);
+	tp_path(p, 5, TP_IDX(0, 3), NULL);
+}
+
+static const pp_pnode_t *node(const pp_profile_t *p, uint32_t depth, const uint32_t *idx)
+{
+	const char *v[3];
+	for (uint32_t i = 0; i < depth; i++)
+		v[i] = names[idx[i]];
+	return pp__profile_node(p, pp__path_id(v, depth));
+}
+
+int main(void)
+{
+	pp_profile_t p;
+	build(&p, 10, 20);
+	if (pp__profile_compensate(&p) != 0) {
+		fprintf(stderr, "FAIL: compensate failed\n");
+		return 1;
+	}
+	static const uint32_t im[] = { 0 }, iw[] = { 0, 1 }, il[] = { 0, 1, 2 }, ii[] = { 0, 3 };
+	const pp_pnode_t *m = node(&p, 1, im), *w = node(&p, 2, iw), *l = node(&p, 3, il),
+			 *o = node(&p, 2, ii);
+	if (!m || !w || !l || !o) {
+		fprintf(stderr, "FAIL: a node is missing\n");
+		return 1;
+	}
+	/* self: n*in + c*out */
+	expect("leaf self", (double)l->self, 40000 - 40 * 10);
+	expect("work self", (double)w->self, 60000 - (20 * 10 + 40 * 20));
+	expect("io self", (double)o->self, 15000 - 5 * 10);
+	expect("main self", (double)m->self, 85000 - (10 * 10 + 25 * 20));
+	/* inclusive: each call loses in + D/n * (in + out) */
+	expect("leaf incl", (double)l->incl.sum, 40000 - 40 * 10);
+	expect("work incl", (double)w->incl.sum, 100000 - 20 * (10 + 2.0 * 30));
+	expect("main incl", (double)m->incl.sum, 200000 - 10 * (10 + 6.5 * 30));
+	expect("main max", (double)m->incl.max, 20000 - 205);
+	expect("leaf min", (double)l->incl.min, 1000 - 10);
+	expect("calls kept", (double)w->incl.count, 20);
+	/* the identity reports rest on */
+	expect("self times add up to main's inclusive time",
+	       (double)(l->self + w->self + o->self + m->self), (double)m->incl.sum);
+	expect("removed", p.gate_removed, 400 + 1000 + 50 + 600);
+	expect("gated time", (double)pp__profile_gated_ticks(&p), 200000 - 2050);
+	/* applied once */
+	uint64_t before = m->self;
+	pp__profile_compensate(&p);
+	expect("second call", (double)m->self, (double)before);
+	pp__profile_free(&p);
+
+	/* no measure: untouched */
+	build(&p, 0, 0);
+	pp__profile_compensate(&p);
+	expect("unmeasured self", (double)node(&p, 3, il)->self, 40000);
+	expect("unmeasured flag", p.compensated, 0);
+	pp__profile_free(&p);
+
+	/* a cost above the time stops at 0, never wraps */
+	build(&p, 5000, 5000);
+	pp__profile_compensate(&p);
+	expect("clamped self", (double)node(&p, 3, il)->self, 0);
+	expect("clamped incl", (double)node(&p, 1, im)->incl.sum, 0);
+	pp__profile_free(&p);
+	if (!failures)
+		puts("ok: compensation removes exactly n*in + c*out of self time");
+	return failures != 0;
+}
