@@ -5,25 +5,25 @@
  * timed calls of its gated children and D timed calls below it in all holds
  *     in its self time:       n * in + c * out   of gate cost,
  *     in its inclusive time:  n * in + D * (in + out).
- * Taking exactly that out of each node keeps the identity the report rests
- * on: the compensated self times still add up to the compensated inclusive
- * time of each root. A node's histogram moves down by its mean cost per
- * call (its per-call spread is not known). Figures that would go below 0
- * stop at 0. The tool applies this when it reads a profile unless --raw;
+ * Each node's self time loses its share (stopping at 0), and its inclusive
+ * time what its whole subtree's self times lost, so the identity the
+ * report rests on holds to the tick: the compensated self times add up to
+ * each root's compensated inclusive time. A node's histogram, min and max
+ * move down by its mean cost per call (its per-call spread is not known). The tool applies this when it reads a profile unless --raw;
  * files keep the measured times. */
 #include <stdlib.h>
 
 #include "profile.h"
 #include "report.h"
 
-/* seg's calls each `shift` ticks shorter: sum, min, max and every bucket. */
-static void shift_seg(pp_seg_t *s, double shift)
+/* seg's calls `total` ticks shorter in all: the sum exactly, and min, max
+ * and every bucket by the mean per call. */
+static void shift_seg(pp_seg_t *s, uint64_t total)
 {
-	uint64_t d = (uint64_t)(shift + 0.5);
-	if (!s->count || !d)
+	if (!s->count || !total)
 		return;
-	uint64_t total = d * s->count;
 	s->sum = s->sum > total ? s->sum - total : 0;
+	uint64_t d = (total + s->count / 2) / s->count;
 	s->min = s->min > d ? s->min - d : 0;
 	s->max = s->max > d ? s->max - d : 0;
 	/* the mapping is monotonic, so the bins stay sorted; equal neighbours merge */
@@ -39,6 +39,14 @@ static void shift_seg(pp_seg_t *s, double shift)
 	s->nbins = k;
 }
 
+static const pp_profile_t *sort_p;
+
+static int deeper_first(const void *a, const void *b)
+{
+	uint32_t x = sort_p->nodes[*(const uint32_t *)a].depth, y = sort_p->nodes[*(const uint32_t *)b].depth;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
 int pp__profile_compensate(pp_profile_t *p)
 {
 	if (p->compensated || !(p->gate_in > 0 || p->gate_out > 0))
@@ -47,11 +55,12 @@ int pp__profile_compensate(pp_profile_t *p)
 	for (uint32_t i = 0; i < n; i++)
 		if (p->nodes[i].depth > maxd)
 			maxd = p->nodes[i].depth;
-	uint32_t *parent = malloc((n ? n : 1) * sizeof *parent);
+	uint32_t *parent = malloc((n ? n : 1) * sizeof *parent), *order = malloc((n ? n : 1) * sizeof *order);
+	/* kids: the node's gated children's calls; below: ticks its subtree lost */
 	double *kids = calloc(n ? n : 1, sizeof *kids), *below = calloc(n ? n : 1, sizeof *below);
 	const char **names = malloc(maxd * sizeof *names);
-	if (!parent || !kids || !below || !names) {
-		free(parent), free(kids), free(below), free(names);
+	if (!parent || !order || !kids || !below || !names) {
+		free(parent), free(order), free(kids), free(below), free(names);
 		return -1;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -66,28 +75,33 @@ int pp__profile_compensate(pp_profile_t *p)
 		if (up)
 			parent[i] = (uint32_t)(up - p->nodes);
 	}
-	/* deepest first, so a node's calls below are whole before its parent reads them */
-	for (uint32_t d = maxd; d >= 2; d--)
-		for (uint32_t i = 0; i < n; i++)
-			if (p->nodes[i].depth == d && parent[i] != UINT32_MAX) {
-				double calls = (double)p->nodes[i].incl.count;
-				kids[parent[i]] += calls;
-				below[parent[i]] += calls + below[i];
-			}
+	/* a node's children's calls, then, deepest first, what each subtree
+	 * loses: the self time actually removed from its nodes, so the
+	 * inclusive times lose exactly what their self times did (the sums
+	 * stay exact, to the tick, even where a self time stopped at 0) */
+	for (uint32_t i = 0; i < n; i++)
+		if (parent[i] != UINT32_MAX)
+			kids[parent[i]] += (double)p->nodes[i].incl.count;
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_p = p;
+	qsort(order, n, sizeof *order, deeper_first);
 	double in = p->gate_in, out = p->gate_out, removed = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = order[k];
 		pp_pnode_t *q = &p->nodes[i];
-		double calls = (double)q->incl.count;
-		if (!calls)
-			continue;
-		double cost = calls * in + kids[i] * out;
-		uint64_t self = cost >= (double)q->self ? 0 : q->self - (uint64_t)(cost + 0.5);
-		removed += (double)(q->self - self);
-		q->self = self;
-		shift_seg(&q->incl, in + below[i] / calls * (in + out));
+		double cost = (double)q->incl.count * in + kids[i] * out;
+		uint64_t rm = cost >= (double)q->self ? q->self : (uint64_t)(cost + 0.5);
+		q->self -= rm;
+		removed += (double)rm;
+		below[i] += (double)rm;
+		if (parent[i] != UINT32_MAX)
+			below[parent[i]] += below[i];
+		if (q->incl.count)
+			shift_seg(&q->incl, (uint64_t)below[i]);
 	}
 	p->compensated = 1;
 	p->gate_removed = removed;
-	free(parent), free(kids), free(below), free(names);
+	free(parent), free(order), free(kids), free(below), free(names);
 	return 0;
 }

@@ -24,6 +24,7 @@ static const renderer_t renderers[PP_REPORT_NFORMATS] = {
 	[PP_FORMAT_HTML] = {pp__report_html, NULL},
 	[PP_FORMAT_PPROF] = {pp__report_pprof, NULL},
 	[PP_FORMAT_WAITFOR] = {NULL, pp__report_waitfor},
+	[PP_FORMAT_FLAT] = {NULL, pp__report_flat},
 };
 
 const pp_report_format_info_t pp__report_formats[PP_REPORT_NFORMATS] = {
@@ -39,6 +40,8 @@ const pp_report_format_info_t pp__report_formats[PP_REPORT_NFORMATS] = {
 	[PP_FORMAT_WAITFOR] = {"waitfor", "the off-CPU wait-for graph for Graphviz (blocked path "
 					  "-> waker; a profile of run --offcpu; --min-count and "
 					  "--min-time filter its edges)"},
+	[PP_FORMAT_FLAT] = {"flat", "one line per function: self and inclusive time over all its "
+				    "calling contexts, calls; by self time (--top cuts)"},
 };
 
 const char *pp__report_format_list(char *buf, size_t n)

@@ -25,6 +25,7 @@ typedef enum pp_report_format {
 	PP_FORMAT_HTML = 5,   /* one self-contained interactive page */
 	PP_FORMAT_PPROF = 6,  /* gzip-compressed profile.proto */
 	PP_FORMAT_WAITFOR = 7, /* off-CPU wait-for graph of paths for Graphviz */
+	PP_FORMAT_FLAT = 8,    /* one line per function by self time */
 } pp_report_format_t;
 
 /* What a folded line's value counts. */
@@ -65,7 +66,7 @@ typedef struct pp_report_format_info {
 	const char *name;
 	const char *summary; /* one line of --help */
 } pp_report_format_info_t;
-#define PP_REPORT_NFORMATS 8
+#define PP_REPORT_NFORMATS 9
 extern const pp_report_format_info_t pp__report_formats[PP_REPORT_NFORMATS];
 
 /* "'text', 'json', ... or 'waitfor'" into buf, for error lines. */

@@ -49,6 +49,14 @@ void pp__report_dot_str(FILE *out, const char *str);
 /* The wait-for graph of off-CPU data in DOT (report_waitfor.c). */
 int pp__report_waitfor(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
 
+/* The flat view (report_flat.c): the text header and one line per function
+ * by self time; the table alone (top functions, 0: all) the text report
+ * prints first under --sort time. */
+int pp__report_flat(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
+int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top);
+/* The text report's header: totals, times, the gate's cost. */
+void pp__report_text_header(FILE *out, const pp_profile_t *p);
+
 /* The text report's off-CPU part (report_offcpu.c). 0, or -1 out of memory. */
 int pp__report_offcpu_text(FILE *out, const pp_profile_t *p);
 

@@ -157,7 +157,7 @@ static void gate_cost_line(FILE *out, const pp_profile_t *p)
 		fputs(" the times below hold it (--raw)\n", out);
 }
 
-static void text_header(FILE *out, const pp_profile_t *p)
+void pp__report_text_header(FILE *out, const pp_profile_t *p)
 {
 	fputs("pathprof report\n", out);
 	fputs("  frontend   ", out);
@@ -237,7 +237,12 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	if (!nodes)
 		return -1;
 
-	text_header(out, p);
+	pp__report_text_header(out, p);
+	/* "where does the time go?": by function first, then the paths */
+	if (o->sort == PP_SORT_TIME && p->nnodes && pp__report_flat_table(out, p, o->top) != 0) {
+		free(nodes);
+		return -1;
+	}
 	fprintf(out, "\n%zu of %u paths by %s", n, p->npaths,
 		o->sort == PP_SORT_TIME ? "leaf self time" : "count");
 	if (o->top)

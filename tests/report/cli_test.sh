@@ -64,7 +64,7 @@ run 2 "pathprof: report: --min-count: '' is not a non-negative integer" "$pp" re
 run 2 "pathprof: report: --min-time: '1h' is not a duration (a number with ns, us, ms or s; no unit: ns)" "$pp" report --min-time 1h f
 run 2 "pathprof: report: --min-time: '-1ms' is not a duration (a number with ns, us, ms or s; no unit: ns)" "$pp" report --min-time -1ms f
 run 2 "pathprof: report: --sort: 'size' is not 'count' or 'time'" "$pp" report --sort size f
-run 2 "pathprof: report: --format: 'xml' is not 'text', 'json', 'paths', 'folded', 'dot', 'html', 'pprof' or 'waitfor'" "$pp" report --format xml f
+run 2 "pathprof: report: --format: 'xml' is not 'text', 'json', 'paths', 'folded', 'dot', 'html', 'pprof', 'waitfor' or 'flat'" "$pp" report --format xml f
 run 2 "pathprof: report: one profile file expected, got 2 (see 'pathprof report --help')" \
 	"$pp" report a b
 

@@ -130,6 +130,7 @@ static const tcase_t cases[] = {
 	{ "timed.txt", make_timed, { 0 } },
 	{ "timed-time-top2.txt", make_timed, { .sort = PP_SORT_TIME, .top = 2 } },
 	{ "timed-filtered.txt", make_timed, { .min_count = 2, .min_time_ns = 10 } },
+	{ "timed.flat", make_timed, { .format = PP_FORMAT_FLAT } },
 	{ "timed.json", make_timed, { .format = PP_FORMAT_JSON } },
 	{ "timed-top1.json", make_timed, { .format = PP_FORMAT_JSON, .top = 1, .sort = PP_SORT_TIME } },
 	{ "timed.paths", make_timed, { .format = PP_FORMAT_PATHS } },

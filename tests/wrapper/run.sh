@@ -70,7 +70,7 @@ expect "program without pathprof" 5 $? err "pathprof: run: 'sh' wrote no profile
 "$pathprof" run --timing fast -- ./status 0 >out 2>err
 expect "bad --timing" 2 $? err "pathprof: run: --timing: 'fast' is not 'on', 'off' or 'sample:N' (0 < N < 2147483648)"
 "$pathprof" run --format pdf -- ./status 0 >out 2>err
-expect "bad --format" 2 $? err "pathprof: run: --format: 'pdf' is not 'text', 'json', 'paths', 'folded', 'dot', 'html', 'pprof' or 'waitfor'"
+expect "bad --format" 2 $? err "pathprof: run: --format: 'pdf' is not 'text', 'json', 'paths', 'folded', 'dot', 'html', 'pprof', 'waitfor' or 'flat'"
 "$pathprof" run >out 2>err
 expect "no program" 2 $? err "pathprof: run: no program given (see 'pathprof run --help')"
 

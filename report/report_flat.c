@@ -1,0 +1,97 @@
+/* The flat view: one line per function, the answer to "where does the time
+ * go?" in one screen (gprof's flat profile, `pprof -top`). A function's
+ * self time is the sum of its nodes' self times over every calling context;
+ * its inclusive time sums the contexts where it is not already open further
+ * up (recursion is counted once); calls are its nodes' timed calls. Times
+ * are whatever the profile holds: compensated unless --raw. Sorted by self
+ * time, then inclusive time, then name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_impl.h"
+
+typedef struct fn_row {
+	uint32_t name;
+	uint64_t self, incl, calls;
+} fn_row_t;
+
+static const pp_profile_t *sort_p;
+
+static int by_self(const void *a, const void *b)
+{
+	const fn_row_t *x = a, *y = b;
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	if (x->incl != y->incl)
+		return x->incl < y->incl ? 1 : -1;
+	return strcmp(pp__report_name(sort_p, x->name), pp__report_name(sort_p, y->name));
+}
+
+/* One row per name index that ends a timed node; *n gets the number. */
+static fn_row_t *flat_rows(const pp_profile_t *p, size_t *n)
+{
+	fn_row_t *all = calloc(p->nnames ? p->nnames : 1, sizeof *all);
+	if (!all)
+		return NULL;
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		const pp_pnode_t *q = &p->nodes[i];
+		if (!q->depth || !q->incl.count || q->names[q->depth - 1] >= p->nnames)
+			continue;
+		uint32_t f = q->names[q->depth - 1];
+		int nested = 0;
+		for (uint32_t k = 0; k + 1 < q->depth && !nested; k++)
+			nested = q->names[k] == f;
+		all[f].self += q->self;
+		all[f].calls += q->incl.count;
+		if (!nested)
+			all[f].incl += q->incl.sum;
+	}
+	size_t k = 0;
+	for (uint32_t f = 0; f < p->nnames; f++)
+		if (all[f].calls) {
+			all[k] = all[f];
+			all[k++].name = f;
+		}
+	sort_p = p;
+	qsort(all, k, sizeof *all, by_self);
+	*n = k;
+	return all;
+}
+
+int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
+{
+	size_t n;
+	fn_row_t *rows = flat_rows(p, &n);
+	if (!rows)
+		return -1;
+	int ns = pp__report_rate_known(p);
+	double gated = (double)pp__profile_gated_ticks(p), cum = 0;
+	size_t shown = top && top < n ? top : n;
+	fprintf(out, "\n%zu of %zu functions by self time%s\n\n", shown, n,
+		p->compensated ? " (the gates' own cost taken out)" : "");
+	fprintf(out, "%14s %7s %7s %14s %7s %12s  function\n", ns ? "self(ns)" : "self(ticks)", "self%",
+		"cum%", ns ? "incl(ns)" : "incl(ticks)", "incl%", "calls");
+	for (size_t i = 0; i < shown; i++) {
+		const fn_row_t *r = &rows[i];
+		cum += (double)r->self;
+		fprintf(out, "%14.0f %6.2f%% %6.2f%% %14.0f %6.2f%% %12llu  ", pp__ticks_ns(p, r->self),
+			gated ? 100.0 * (double)r->self / gated : 0, gated ? 100.0 * cum / gated : 0,
+			pp__ticks_ns(p, r->incl), gated ? 100.0 * (double)r->incl / gated : 0,
+			(unsigned long long)r->calls);
+		pp__report_put_text(out, pp__report_name(p, r->name));
+		fputc('\n', out);
+	}
+	free(rows);
+	return 0;
+}
+
+int pp__report_flat(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
+{
+	pp__report_text_header(out, p);
+	if (!p->nnodes) {
+		fputs("\nno timed node: the flat view needs a timed profile (PATHPROF_TIMING=on, "
+		      "'pathprof run')\n", out);
+		return 0;
+	}
+	return pp__report_flat_table(out, p, o->top);
+}
