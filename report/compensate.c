@@ -16,14 +16,17 @@
 #include "profile.h"
 #include "report.h"
 
-/* seg's calls `total` ticks shorter in all: the sum exactly, and min, max
- * and every bucket by the mean per call. */
-static void shift_seg(pp_seg_t *s, uint64_t total)
+/* seg's calls `total` ticks shorter in all (the sum exactly), and min,
+ * max and every bucket by `each`, the cost per call: from the unrounded
+ * costs, so a profile merged with itself moves its buckets the same way. */
+static void shift_seg(pp_seg_t *s, uint64_t total, double each)
 {
 	if (!s->count || !total)
 		return;
 	s->sum = s->sum > total ? s->sum - total : 0;
-	uint64_t d = (total + s->count / 2) / s->count;
+	uint64_t d = (uint64_t)(each + 0.5);
+	if (d * s->count > total)
+		d = total / s->count; /* where self times stopped at 0 */
 	s->min = s->min > d ? s->min - d : 0;
 	s->max = s->max > d ? s->max - d : 0;
 	/* the mapping is monotonic, so the bins stay sorted; equal neighbours merge */
@@ -56,11 +59,13 @@ int pp__profile_compensate(pp_profile_t *p)
 		if (p->nodes[i].depth > maxd)
 			maxd = p->nodes[i].depth;
 	uint32_t *parent = malloc((n ? n : 1) * sizeof *parent), *order = malloc((n ? n : 1) * sizeof *order);
-	/* kids: the node's gated children's calls; below: ticks its subtree lost */
-	double *kids = calloc(n ? n : 1, sizeof *kids), *below = calloc(n ? n : 1, sizeof *below);
+	/* kids: the node's gated children's calls; below: ticks its subtree
+	 * lost; cost: what it held of gate cost, unrounded */
+	double *kids = calloc(n ? n : 1, sizeof *kids), *below = calloc(n ? n : 1, sizeof *below),
+	       *costs = calloc(n ? n : 1, sizeof *costs);
 	const char **names = malloc(maxd * sizeof *names);
-	if (!parent || !order || !kids || !below || !names) {
-		free(parent), free(order), free(kids), free(below), free(names);
+	if (!parent || !order || !kids || !below || !costs || !names) {
+		free(parent), free(order), free(kids), free(below), free(costs), free(names);
 		return -1;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -95,13 +100,16 @@ int pp__profile_compensate(pp_profile_t *p)
 		q->self -= rm;
 		removed += (double)rm;
 		below[i] += (double)rm;
-		if (parent[i] != UINT32_MAX)
+		costs[i] += cost;
+		if (parent[i] != UINT32_MAX) {
 			below[parent[i]] += below[i];
+			costs[parent[i]] += costs[i];
+		}
 		if (q->incl.count)
-			shift_seg(&q->incl, (uint64_t)below[i]);
+			shift_seg(&q->incl, (uint64_t)below[i], costs[i] / (double)q->incl.count);
 	}
 	p->compensated = 1;
 	p->gate_removed = removed;
-	free(parent), free(order), free(kids), free(below), free(names);
+	free(parent), free(order), free(kids), free(below), free(costs), free(names);
 	return 0;
 }
