@@ -34,6 +34,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 
 /* Write the profile of the dead process whose live segment is target (a
  * name, pid or file) to out (NULL: PROGRAM.PID.pathprof), noting signal (0:

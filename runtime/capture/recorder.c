@@ -1,0 +1,353 @@
+/* The API capture's recorder (libpathprof-capture): the shims that
+ * `pathprof capture gen` writes call it to record each call into a C
+ * library, one record per call, into the file PATHPROF_CAPTURE names ("%p":
+ * the pid). A call's record is built in its thread's own buffer and written
+ * whole under one lock, so records never interleave and each thread's calls
+ * keep their order; the file is written through a 64 KiB buffer flushed when
+ * full and at exit, where an END record marks the trace complete. Handles
+ * (pointers to a library's opaque structs) are recorded as ids: a pointer
+ * the library hands out gets the next id, a call the spec marks as freeing
+ * one ends it, and an address the library hands out again afterwards is a
+ * new id. The format: format/capture_format.h. Unset, nothing here runs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "capture_format.h"
+
+int pp_capture_on;
+
+struct pp_cap_call {
+	pp_cap_sig_t *sig;
+	uint8_t *buf;
+	size_t len, cap;
+	const void *freed; /* a handle this call ends */
+	int failed;        /* out of memory: the record is dropped, counted */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int fd = -1;
+static uint8_t out[1 << 16];
+static size_t out_len;
+static uint64_t seq, dropped;
+static int nfuncs;
+static __thread pp_cap_call_t call;
+
+/* ---- handles: address -> id, open addressing, under `lock` ---- */
+struct slot {
+	const void *ptr;
+	uint64_t id;
+};
+static struct slot *slots;
+static size_t nslots, used; /* used counts tombstones too */
+static uint64_t next_id = 1;
+#define TOMB ((const void *)1)
+
+static size_t slot_of(const void *p)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20) & (nslots - 1);
+}
+
+static struct slot *find(const void *p)
+{
+	if (!nslots)
+		return NULL;
+	for (size_t i = slot_of(p), n = 0; n < nslots; i = (i + 1) & (nslots - 1), n++) {
+		if (slots[i].ptr == p)
+			return &slots[i];
+		if (!slots[i].ptr)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int grow(void)
+{
+	size_t n = nslots ? nslots * 2 : 1024;
+	struct slot *s = calloc(n, sizeof *s), *old = slots;
+	if (!s)
+		return -1;
+	size_t oldn = nslots;
+	slots = s;
+	nslots = n;
+	used = 0;
+	for (size_t i = 0; i < oldn; i++)
+		if (old[i].ptr && old[i].ptr != TOMB) {
+			size_t j = slot_of(old[i].ptr);
+			while (slots[j].ptr)
+				j = (j + 1) & (nslots - 1);
+			slots[j] = old[i];
+			used++;
+		}
+	free(old);
+	return 0;
+}
+
+/* The id of p: its live one, or (new) the next one. 0 for NULL. */
+static uint64_t id_of(const void *p)
+{
+	if (!p)
+		return 0;
+	struct slot *s = find(p);
+	if (s)
+		return s->id;
+	if ((used + 1) * 2 > nslots && grow() != 0)
+		return 0;
+	size_t i = slot_of(p);
+	while (slots[i].ptr && slots[i].ptr != TOMB)
+		i = (i + 1) & (nslots - 1);
+	if (!slots[i].ptr)
+		used++;
+	slots[i] = (struct slot){ p, next_id };
+	return next_id++;
+}
+
+static void end_of(const void *p)
+{
+	struct slot *s = p ? find(p) : NULL;
+	if (s)
+		s->ptr = TOMB;
+}
+
+/* ---- the file ---- */
+static void flush_out(void)
+{
+	size_t off = 0;
+	while (fd >= 0 && off < out_len) {
+		ssize_t w = write(fd, out + off, out_len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			fprintf(stderr, "pathprof: capture: writing the trace failed (%s); recording stops\n",
+				strerror(errno));
+			close(fd);
+			fd = -1;
+			pp_capture_on = 0;
+			break;
+		}
+		off += (size_t)w;
+	}
+	out_len = 0;
+}
+
+static void emit(const uint8_t *p, size_t n)
+{
+	while (n) {
+		if (out_len == sizeof out)
+			flush_out();
+		size_t k = sizeof out - out_len < n ? sizeof out - out_len : n;
+		memcpy(out + out_len, p, k);
+		out_len += k;
+		p += k;
+		n -= k;
+	}
+}
+
+static void emit_str(const char *s)
+{
+	uint8_t b[10];
+	size_t n = strlen(s);
+	emit(b, (size_t)(pp__cap_put_var(b, n) - b));
+	emit((const uint8_t *)s, n);
+}
+
+/* The signature, before the function's first call. Under `lock`. */
+static void emit_func(pp_cap_sig_t *sig)
+{
+	uint8_t b[16 + 3 * 11 * PP_CAP_MAX_PARAMS], *p = b;
+	sig->fn = ++nfuncs;
+	*p++ = PP_CAP_FUNC;
+	p = pp__cap_put_var(p, (uint64_t)sig->fn);
+	emit(b, (size_t)(p - b));
+	emit_str(sig->name);
+	p = b;
+	*p++ = sig->ret;
+	*p++ = sig->ret_aux;
+	p = pp__cap_put_var(p, sig->nparams);
+	for (int i = 0; i < sig->nparams; i++) {
+		*p++ = sig->kind[i];
+		p = pp__cap_put_var(p, sig->aux[i]);
+		p = pp__cap_put_var(p, sig->filled[i]);
+	}
+	emit(b, (size_t)(p - b));
+}
+
+static void at_exit(void)
+{
+	pthread_mutex_lock(&lock);
+	if (fd >= 0) {
+		uint8_t b[12], *p = b;
+		*p++ = PP_CAP_END;
+		p = pp__cap_put_var(p, seq);
+		emit(b, (size_t)(p - b));
+		flush_out();
+		close(fd);
+		fd = -1;
+		if (dropped)
+			fprintf(stderr, "pathprof: capture: %llu calls not recorded (out of memory)\n",
+				(unsigned long long)dropped);
+	}
+	pp_capture_on = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void start(void)
+{
+	const char *f = getenv("PATHPROF_CAPTURE");
+	if (!f || !*f)
+		return;
+	char path[4096];
+	size_t n = 0;
+	for (const char *s = f; *s && n + 24 < sizeof path; s++) {
+		if (s[0] == '%' && s[1] == 'p') {
+			n += (size_t)snprintf(path + n, sizeof path - n, "%d", (int)getpid());
+			s++;
+		} else {
+			path[n++] = *s;
+		}
+	}
+	path[n] = 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "pathprof: capture: cannot write %s: %s; not recording\n", path,
+			strerror(errno));
+		return;
+	}
+	emit((const uint8_t *)PP_CAP_MAGIC, 8);
+	atexit(at_exit);
+	pp_capture_on = 1;
+}
+
+void *pp_cap_resolve(void *f, const char *name)
+{
+	if (!f) {
+		fprintf(stderr, "pathprof: capture: no function %s after the shim (is the library "
+			"loaded, and the shim preloaded before it?)\n", name);
+		_exit(127);
+	}
+	return f;
+}
+
+/* ---- building one call's record ---- */
+static void room(pp_cap_call_t *c, size_t n)
+{
+	if (c->len + n <= c->cap || c->failed)
+		return;
+	size_t cap = c->cap ? c->cap : 256;
+	while (cap < c->len + n)
+		cap *= 2;
+	uint8_t *b = realloc(c->buf, cap);
+	if (!b) {
+		c->failed = 1;
+		return;
+	}
+	c->buf = b;
+	c->cap = cap;
+}
+
+static void put_var(pp_cap_call_t *c, uint64_t v)
+{
+	room(c, 10);
+	if (!c->failed)
+		c->len = (size_t)(pp__cap_put_var(c->buf + c->len, v) - c->buf);
+}
+
+static void put_bytes(pp_cap_call_t *c, const void *p, size_t n)
+{
+	put_var(c, n);
+	room(c, n);
+	if (!c->failed && n) {
+		memcpy(c->buf + c->len, p, n);
+		c->len += n;
+	}
+}
+
+pp_cap_call_t *pp_cap_begin(pp_cap_sig_t *sig)
+{
+	pp_cap_call_t *c = &call;
+	c->sig = sig;
+	c->len = 0;
+	c->freed = NULL;
+	c->failed = 0;
+	return c;
+}
+
+void pp_cap_sint(pp_cap_call_t *c, int64_t v) { put_var(c, pp__cap_zigzag(v)); }
+void pp_cap_uint(pp_cap_call_t *c, uint64_t v) { put_var(c, v); }
+
+void pp_cap_float(pp_cap_call_t *c, double v, int size)
+{
+	uint64_t bits;
+	(void)size; /* a float is recorded as the double it converts to exactly */
+	memcpy(&bits, &v, sizeof bits);
+	put_var(c, bits);
+}
+
+void pp_cap_present(pp_cap_call_t *c, const void *p)
+{
+	room(c, 1);
+	if (!c->failed)
+		c->buf[c->len++] = p != NULL;
+}
+
+void pp_cap_str(pp_cap_call_t *c, const char *s)
+{
+	pp_cap_present(c, s);
+	if (s)
+		put_bytes(c, s, strlen(s));
+}
+
+void pp_cap_buf(pp_cap_call_t *c, const void *p, size_t n)
+{
+	pp_cap_present(c, p);
+	if (p)
+		put_bytes(c, p, n);
+}
+
+void pp_cap_handle(pp_cap_call_t *c, const void *h)
+{
+	pthread_mutex_lock(&lock);
+	uint64_t id = id_of(h);
+	pthread_mutex_unlock(&lock);
+	put_var(c, id);
+}
+
+void pp_cap_new_handle(pp_cap_call_t *c, const void *h)
+{
+	pp_cap_handle(c, h);
+}
+
+void pp_cap_free(pp_cap_call_t *c, const void *h)
+{
+	pp_cap_handle(c, h);
+	c->freed = h;
+}
+
+void pp_cap_end(pp_cap_call_t *c)
+{
+	uint8_t b[40], *p = b;
+	pthread_mutex_lock(&lock);
+	if (c->freed)
+		end_of(c->freed);
+	if (fd < 0 || c->failed) {
+		dropped += c->failed;
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	if (!c->sig->fn)
+		emit_func(c->sig);
+	*p++ = PP_CAP_CALL;
+	p = pp__cap_put_var(p, ++seq);
+	p = pp__cap_put_var(p, (uint64_t)syscall(SYS_gettid));
+	p = pp__cap_put_var(p, (uint64_t)c->sig->fn);
+	emit(b, (size_t)(p - b));
+	emit(c->buf, c->len);
+	pthread_mutex_unlock(&lock);
+}

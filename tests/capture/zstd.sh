@@ -1,0 +1,104 @@
+#!/bin/sh
+# pathprof capture on a real library, libzstd (opaque ZSTD_CCtx/ZSTD_DCtx,
+# buffers with capacity and size arguments): a shim generated from zstd.h
+# with tests/capture/zstd.spec, preloaded into zfiles compressing three
+# files; replay against the same libzstd must reproduce every return value
+# and every output byte (exit 0, 22 calls, the exact per-function counts);
+# a flipped byte of a recorded output is named with its call (exit 3); a
+# cut trace replays what is whole and says where it stops (exit 1); a
+# library without the functions is refused by name; gen refuses what it
+# cannot record and names bad spec lines.
+# usage: zstd.sh PATHPROF SRCROOT BUILDROOT WORKDIR
+set -u
+pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-zstd.$$
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cd "$work" || exit 1
+hdr=/usr/include/zstd.h
+[ -f "$hdr" ] || { echo "SKIP: no $hdr (apt install libzstd-dev)"; exit 77; }
+fns='ZSTD_createCCtx,ZSTD_freeCCtx,ZSTD_compressCCtx,ZSTD_createDCtx,ZSTD_freeDCtx,ZSTD_decompressDCtx,ZSTD_compressBound,ZSTD_isError,ZSTD_getErrorName,ZSTD_getFrameContentSize'
+"$pp" capture gen --header "$hdr" --functions "$fns" --spec "$src/tests/capture/zstd.spec" -o shim.c 2>gen.err ||
+	{ cat gen.err; exit 1; }
+grep -q '^pathprof: capture gen: 10 functions in shim.c$' gen.err || fail "gen said: $(cat gen.err)"
+# the documented build line, through the uninstalled pkg-config module
+export PKG_CONFIG_PATH="$build/meson-uninstalled"
+# shellcheck disable=SC2046
+gcc -shared -fPIC -Wall -Wextra -Werror shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl ||
+	{ echo "FAIL: the shim does not build"; exit 1; }
+gcc -O2 "$src/tests/capture/zfiles.c" -o zfiles -lzstd || exit 1
+head -c 200000 /dev/urandom >random.bin
+seq 1 30000 >numbers.txt
+./zfiles "$src/README.md" numbers.txt random.bin >plain.out || exit 1
+LD_PRELOAD=./shim.so PATHPROF_CAPTURE=trace.%p ./zfiles "$src/README.md" numbers.txt random.bin >captured.out ||
+	fail "the captured run failed"
+cmp -s plain.out captured.out || fail "the shim changed the program's output"
+trace=$(ls trace.* 2>/dev/null | head -n 1)
+[ -n "$trace" ] || { echo "FAIL: no trace written"; exit 1; }
+# unset: no file, same output
+./zfiles numbers.txt >/dev/null && LD_PRELOAD=./shim.so ./zfiles numbers.txt >/dev/null
+[ "$(ls trace.* | wc -l)" -eq 1 ] || fail "a trace written without PATHPROF_CAPTURE"
+
+"$pp" capture replay "$trace" --lib libzstd.so.1 --format json -o replay.json 2>replay.err
+rc=$?
+[ $rc -eq 0 ] || fail "replay exit $rc: $(cat replay.err)"
+python3 - replay.json <<'PY' || fails=$((fails + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+calls = {f["function"]: f["calls"] for f in d["functions"]}
+want = {"ZSTD_createCCtx": 1, "ZSTD_createDCtx": 1, "ZSTD_compressBound": 3, "ZSTD_compressCCtx": 3,
+        "ZSTD_isError": 6, "ZSTD_getFrameContentSize": 3, "ZSTD_decompressDCtx": 3,
+        "ZSTD_freeCCtx": 1, "ZSTD_freeDCtx": 1}
+ok = calls == want and d["calls"] == 22 and d["divergences"] == 0 and d["total"]["calls"] == 22
+ok = ok and all(f["total_ns"] > 0 and f["p50_ns"] <= f["p99_ns"] for f in d["functions"])
+if not ok:
+    print("FAIL: replay table %s" % d)
+    sys.exit(1)
+PY
+"$pp" capture replay "$trace" --lib libzstd.so.1 --repeat 3 --time 'ZSTD_*compress*' >rep.txt 2>&1 ||
+	fail "--repeat 3: $(cat rep.txt)"
+grep -Eq '^ZSTD_compressCCtx +9 ' rep.txt || fail "--repeat 3: $(cat rep.txt)"
+grep -Eq '^ZSTD_isError +18 +\(untimed\)' rep.txt || fail "--time: $(cat rep.txt)"
+
+# a changed output byte: named, exit 3
+python3 -c "
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.rfind(b'\x28\xb5\x2f\xfd')   # the last zstd frame recorded
+d[i + 40] ^= 0xff
+open('bad.cap', 'wb').write(d)" "$trace"
+"$pp" capture replay bad.cap --lib libzstd.so.1 >/dev/null 2>bad.err
+rc=$?
+[ $rc -eq 3 ] || fail "a changed byte: exit $rc, $(cat bad.err)"
+grep -q '^pathprof: capture replay: call [0-9]* (thread [0-9]*, ZSTD_decompressDCtx): ' bad.err ||
+	fail "a changed byte: $(cat bad.err)"
+
+# cut: what is whole is replayed, exit 1, one line
+size=$(wc -c <"$trace")
+head -c $((size * 2 / 3)) "$trace" >cut.cap
+"$pp" capture replay cut.cap --lib libzstd.so.1 >/dev/null 2>cut.err
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <cut.err)" -eq 1 ] && grep -q 'cut .*after call [0-9]*' cut.err ||
+	fail "a cut trace: exit $rc, $(cat cut.err)"
+
+# the wrong library; not a trace
+"$pp" capture replay "$trace" --lib libz.so.1 >/dev/null 2>lib.err
+[ $? -eq 1 ] && grep -q 'the library has no function ZSTD_createCCtx, which the trace calls' lib.err ||
+	fail "the wrong library: $(cat lib.err)"
+"$pp" capture replay "$src/README.md" --lib libzstd.so.1 >/dev/null 2>magic.err
+[ $? -eq 1 ] || fail "not a trace: $(cat magic.err)"
+
+# gen: refusals and spec errors, one line each, by name
+"$pp" capture gen --header "$hdr" --functions ZSTD_compress -o x.c 2>ref.err
+[ $? -eq 1 ] && grep -q "ZSTD_compress: refused: parameter dst is a void \*: say in the spec" ref.err ||
+	fail "refusal: $(cat ref.err)"
+printf 'frees ZSTD_freeCCtx cctx\n' >bad.spec
+"$pp" capture gen --header "$hdr" --functions ZSTD_freeCCtx --spec bad.spec -o x.c 2>spec.err
+[ $? -eq 1 ] && grep -q "bad.spec:1: 'frees' is not 'free', 'in' or 'out'" spec.err || fail "spec: $(cat spec.err)"
+printf '# zstd\nfree ZSTD_freeCCtx ctx\n' >bad.spec
+"$pp" capture gen --header "$hdr" --functions ZSTD_freeCCtx --spec bad.spec -o x.c 2>spec.err
+[ $? -eq 1 ] && grep -q "bad.spec:2: ZSTD_freeCCtx has no parameter 'ctx'" spec.err || fail "spec: $(cat spec.err)"
+[ ! -e x.c ] || fail "a refused gen wrote its output"
+[ "$fails" -eq 0 ] || exit 1
+echo "ok: $(sed -n 's/.*"calls": \([0-9]*\),$/\1/p' replay.json | head -n 1) calls captured and replayed"

@@ -1,0 +1,46 @@
+/* `pathprof capture gen|replay`: record a C library's API calls once,
+ * replay them on any build (docs/guides/capture.md). The subcommands live in
+ * tools/capture/; this file only finds one, or says the tool was built
+ * without libclang and libffi. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#ifdef PP_HAVE_CAPTURE
+#include "capture_cli.h"
+#endif
+
+static const char help_text[] =
+	"usage: pathprof capture gen|replay [options]\n"
+	"\n"
+	"Record every call a program makes into a C library's API, then make them\n"
+	"again against any build of the library:\n"
+	"  gen      write a capture shim from the library's header (libclang)\n"
+	"  replay   call a recorded trace's functions again (libffi), check every\n"
+	"           result against the recording, time each entry point\n"
+	"\n"
+	"'pathprof capture gen --help' and 'pathprof capture replay --help' say\n"
+	"more; docs/guides/capture.md is the workflow.\n";
+
+int cmd_capture(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (argc < 2) {
+			fputs(help_text, stderr);
+			return CLI_USAGE;
+		}
+		return cli_help(help_text);
+	}
+#ifdef PP_HAVE_CAPTURE
+	if (!strcmp(argv[1], "gen"))
+		return cmd_capture_gen(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_capture_replay(argc - 1, argv + 1);
+	cli_error("capture: '%s' is not 'gen' or 'replay' (see 'pathprof capture --help')", argv[1]);
+	return CLI_USAGE;
+#else
+	cli_error("capture: this pathprof was built without libclang and libffi (apt install "
+		  "libclang-14-dev libffi-dev, then rebuild)");
+	return CLI_FAIL;
+#endif
+}
