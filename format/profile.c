@@ -125,7 +125,7 @@ void pp__profile_free(pp_profile_t *p)
 const char *pp__offcpu_reason_name(uint32_t reason)
 {
 	static const char *const names[PP_OFF_REASONS] = {"other", "futex", "poll", "disk", "net",
-							   "sleep"};
+							   "sleep", "preempt"};
 	return reason < PP_OFF_REASONS ? names[reason] : "?";
 }
 

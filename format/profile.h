@@ -43,7 +43,9 @@ typedef pp_ppath_t pp_pnode_t;
 /* Why a thread was off the CPU, from its kernel stack when it blocked. */
 enum pp_offcpu_reason {
 	PP_OFF_OTHER = 0, PP_OFF_FUTEX = 1, PP_OFF_POLL = 2, PP_OFF_DISK = 3, PP_OFF_NET = 4,
-	PP_OFF_SLEEP = 5, PP_OFF_REASONS
+	PP_OFF_SLEEP = 5,
+	PP_OFF_PREEMPT = 6, /* runnable, switched out for another thread: waited for a CPU */
+	PP_OFF_REASONS
 };
 
 /* Who woke it. */
@@ -106,6 +108,12 @@ typedef struct pp_profile {
 	 * in ticks per gate: the part inside the interval a gate times and the
 	 * part its caller's self time holds; both 0 when not measured. */
 	double gate_in, gate_out;
+	/* The process's CPU time (user + system, all threads) and context
+	 * switches at dump (section CPU; getrusage): the run's timed figures
+	 * are wall-clock, and nivcsw says how often a thread was preempted.
+	 * has_cpu 0: not recorded. */
+	uint32_t has_cpu;
+	uint64_t cpu_ns, nvcsw, nivcsw;
 	/* Set by pp__profile_compensate() (the tool, never in a file): the
 	 * times have had the gate's cost taken out; gate_removed ticks in all. */
 	uint32_t compensated;

@@ -186,6 +186,13 @@ static void body_gatecost(struct out *o, const struct wctx *w)
 	put_u64(o, out);
 }
 
+static void body_cpu(struct out *o, const struct wctx *w)
+{
+	put_u64(o, w->p->cpu_ns);
+	put_u64(o, w->p->nvcsw);
+	put_u64(o, w->p->nivcsw);
+}
+
 static void section(struct out *o, uint32_t type, uint32_t flags,
 		    void (*body)(struct out *, const struct wctx *), const struct wctx *w)
 {
@@ -227,6 +234,8 @@ static void write_all(struct out *o, const struct wctx *w)
 	 * and its calibration, so the tool never writes a compensated file */
 	if ((w->p->gate_in > 0 || w->p->gate_out > 0) && !w->p->compensated)
 		section(o, SEC_GATECOST, 0, body_gatecost, w);
+	if (w->p->has_cpu)
+		section(o, SEC_CPU, 0, body_cpu, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

@@ -88,7 +88,20 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		dst->sample_n = src->sample_n;
 		dst->gate_in = src->gate_in;
 		dst->gate_out = src->gate_out;
+		dst->has_cpu = src->has_cpu;
+		dst->cpu_ns = src->cpu_ns;
+		dst->nvcsw = src->nvcsw;
+		dst->nivcsw = src->nivcsw;
 		return 0;
+	}
+	/* CPU time and switches add up over processes; a side without them
+	 * leaves none (a part of the sum would read as the whole) */
+	if (dst->has_cpu && src->has_cpu) {
+		dst->cpu_ns += src->cpu_ns;
+		dst->nvcsw += src->nvcsw;
+		dst->nivcsw += src->nivcsw;
+	} else {
+		dst->has_cpu = 0;
 	}
 	/* The gate's cost: the least either process measured (calibration keeps
 	 * its least round too), and none where a side has none or the injectors

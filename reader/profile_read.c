@@ -274,6 +274,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_PROCESS: return "PROCESS";
 	case SEC_OFFCPU: return "OFFCPU";
 	case SEC_GATECOST: return "GATECOST";
+	case SEC_CPU: return "CPU";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -301,7 +302,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 	p->version = version;
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
-	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0;
+	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -335,7 +336,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_RECOVERED ? &seen_recovered
 			  : type == SEC_PROCESS ? &seen_process
 			  : type == SEC_OFFCPU ? &seen_offcpu
-			  : type == SEC_GATECOST ? &seen_gatecost : NULL;
+			  : type == SEC_GATECOST ? &seen_gatecost
+			  : type == SEC_CPU ? &seen_cpu : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -387,6 +389,12 @@ static int parse(struct rd *r, pp_profile_t *p)
 					    pos, p->gate_in, p->gate_out);
 			break;
 		}
+		case SEC_CPU:
+			p->has_cpu = 1;
+			p->cpu_ns = get_u64(r);
+			p->nvcsw = get_u64(r);
+			p->nivcsw = get_u64(r);
+			break;
 		case SEC_PROCESS:
 			p->service = get_str(r);
 			p->host = get_str(r);

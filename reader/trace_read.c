@@ -228,6 +228,14 @@ static int process_chunk(pp_trace_t *tr, const uint8_t *p, const uint8_t *end,
 			m->service = s[0];
 			m->host = s[1];
 			m->build_id = s[2];
+		} else if (op == PP_EV_CPU) {
+			for (int i = 0; i < 3; i++)
+				if (get_var(&p, end, &v[i]) != 0)
+					return -1;
+			tr->meta.has_cpu = 1;
+			tr->meta.cpu_ns = v[0];
+			tr->meta.nvcsw = v[1];
+			tr->meta.nivcsw = v[2];
 		} else if (op == PP_EV_GATECOST) {
 			if (get_var(&p, end, &v[0]) != 0 || get_var(&p, end, &v[1]) != 0)
 				return -1;

@@ -193,6 +193,10 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	fputs("\"gated_ns\": ", out);
 	pp__report_json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
 	fputs(",\n  ", out);
+	if (p->has_cpu)
+		fprintf(out, "\"cpu\": {\"cpu_ns\": %llu, \"preemptions\": %llu, \"blocks\": %llu},\n  ",
+			(unsigned long long)p->cpu_ns, (unsigned long long)p->nivcsw,
+			(unsigned long long)p->nvcsw);
 	if (p->gate_in > 0 || p->gate_out > 0) {
 		/* per timed gate, and what compensation took out (0 with --raw) */
 		double k = pp__report_rate_known(p) ? 1 / p->ticks_per_ns : 1;

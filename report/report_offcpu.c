@@ -36,6 +36,10 @@ static void put_node(FILE *out, const pp_profile_t *p, const pp_ppath_t *n, cons
 
 static void put_waker(FILE *out, const pp_profile_t *p, const pp_offcpu_t *e)
 {
+	if (e->reason == PP_OFF_PREEMPT) {
+		fputs("(the scheduler: runnable, it waited for a CPU)", out);
+		return;
+	}
 	switch (e->waker_kind) {
 	case PP_WAKER_GATED:
 		put_node(out, p, &e->waker, "");

@@ -135,6 +135,24 @@ static void recovered_line(FILE *out, const pp_profile_t *p)
 			p->recovered_raw_keys);
 }
 
+/* The process's CPU time beside the wall-clock times, and how often its
+ * threads were preempted: times are wall-clock, so with many preemptions a
+ * self time holds waits for a CPU (run --offcpu shows them apart). */
+static void cpu_line(FILE *out, const pp_profile_t *p)
+{
+	if (!p->has_cpu)
+		return;
+	fprintf(out, "  cpu        %llu ns (user + system, all threads); %llu preemptions, %llu "
+		     "blocks (context switches)\n",
+		(unsigned long long)p->cpu_ns, (unsigned long long)p->nivcsw, (unsigned long long)p->nvcsw);
+	double run_s = p->end_ns > p->start_ns ? (double)(p->end_ns - p->start_ns) / 1e9 : 0;
+	if (p->timing != PP_TIMING_OFF && p->noffcpu == 0 && run_s > 0 && p->nivcsw >= 100 &&
+	    (double)p->nivcsw / run_s >= 100)
+		fprintf(out, "  note       times are wall-clock: %.0f preemptions a second put waits for a CPU\n"
+			     "             in self times ('pathprof run --offcpu' shows them apart, reason preempt)\n",
+			(double)p->nivcsw / run_s);
+}
+
 /* What the times below hold of the gate's own cost (report/compensate.c). */
 static void gate_cost_line(FILE *out, const pp_profile_t *p)
 {
@@ -213,6 +231,7 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 			pp__ticks_ns(p, g), pp__report_rate_known(p) ? "ns" : "ticks");
 		gate_cost_line(out, p);
 	}
+	cpu_line(out, p);
 	/* An empty profile is never what was meant: say the usual causes. */
 	if (!p->npaths && !p->nnodes && !p->events && !p->records && !p->unprofiled_frames)
 		fputs("  note       no gate ran: nothing was counted (an XRay build not armed\n"

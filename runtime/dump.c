@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,6 +204,16 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->sample_n = pp__mode.sample_n;
 	p->gate_in = pp__g.gate_in;
 	p->gate_out = pp__g.gate_out;
+	/* the process's CPU time and switches, when this is the process (a
+	 * copy writing at a crash, _exit or exec would give its own) */
+	struct rusage ru;
+	if ((uint64_t)getpid() == pp__g.pid && getrusage(RUSAGE_SELF, &ru) == 0) {
+		p->has_cpu = 1;
+		p->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+		p->nvcsw = (uint64_t)ru.ru_nvcsw;
+		p->nivcsw = (uint64_t)ru.ru_nivcsw;
+	}
 	p->threads = pp__threads_seen();
 	p->unprofiled_frames = pp__g.skipped;
 	p->unprofiled_threads = pp__g.unprofiled_threads;

@@ -598,6 +598,14 @@ void pp__trace_dumped(const pp_profile_t *pr)
 			p = put_str(p, pr->build_id);
 			done(&proc, p);
 		}
+		if (pr->has_cpu) {
+			p = room(&proc, 40);
+			*p++ = PP_EV_CPU;
+			p = put_var(p, pr->cpu_ns);
+			p = put_var(p, pr->nvcsw);
+			p = put_var(p, pr->nivcsw);
+			done(&proc, p);
+		}
 		if (pr->gate_in > 0 || pr->gate_out > 0) {
 			uint64_t in, out;
 			memcpy(&in, &pr->gate_in, sizeof in);

@@ -101,11 +101,54 @@ def main():
                                '(the kernel: interrupt, timer or kernel thread)')
         if edge not in txt:
             fail('%s: the text report has no edge "%s"' % (mode, edge))
+    check_preempt()
     check_pprof()
     check_record()
     check_no_rights()
     print('offcpu: %s' % ('%d failure(s)' % failures if failures else 'ok'))
     return 1 if failures else 0
+
+
+def check_preempt():
+    """A thread that never blocks but shares its CPU with a hog: its waits
+    for the CPU are off-CPU time of reason preempt (no waker), as long as
+    the kernel's run delay says, and the node's self time minus them (its
+    on-CPU time) is the CPU time the thread measured, within 5 %."""
+    r, out = run('preempt')
+    if r.returncode != 0:
+        fail('preempt: exit %d: %s' % (r.returncode, r.stderr))
+        return
+    cpu = int(r.stdout.split('cpu ')[1].split()[0])
+    runq = int(r.stdout.split('runq ')[1].split()[0])
+    with open(out) as f:
+        doc = json.load(f)
+    pre = [e for e in doc.get('offcpu', []) if e['blocked'] == ['crunch'] and e['reason'] == 'preempt']
+    got = sum(e['total_ns'] for e in pre)
+    node = [n for n in doc['nodes'] if n['path'] == ['crunch']]
+    self_ns = node[0]['self_ns'] if node else 0
+    on = self_ns - got
+    print('preempt: crunch waited %.3f ms for the CPU in %d preemptions (run delay %.3f ms); '
+          'on-CPU %.3f ms, its own CPU time %.3f ms' %
+          (got / 1e6, sum(e['blocks'] for e in pre), runq / 1e6, on / 1e6, cpu / 1e6), flush=True)
+    if not pre or any(e['waker'] != 'unseen' for e in pre):
+        fail('preempt: entries %r' % pre)
+        return
+    if not 0.9 * runq <= got <= 1.1 * runq:
+        fail('preempt: %d ns of preemption, the kernel counted %d ns of run delay' % (got, runq))
+    if not 0.95 * cpu <= on <= 1.05 * cpu:
+        fail('preempt: on-CPU self %d ns, the thread measured %d ns of CPU' % (on, cpu))
+    txt = subprocess.run([PP, 'report', env_profile('preempt')], capture_output=True, text=True).stdout
+    if 'preempt  crunch  <-  (the scheduler: runnable, it waited for a CPU)' not in txt:
+        fail('preempt: the text report has no preempt edge for crunch')
+    # without --offcpu: the header's CPU line counts the preemptions and a
+    # note says the times are wall-clock
+    env = dict(os.environ, PATHPROF_OUT=os.path.join(DIR, 'plain-preempt.pathprof'))
+    p = subprocess.run([PP, 'run', '--', WORK, 'preempt'], capture_output=True, text=True, env=env)
+    m = re.search(r'^  cpu +(\d+) ns \(user \+ system, all threads\); (\d+) preemptions', p.stdout, re.M)
+    if p.returncode != 0 or not m or int(m.group(2)) < 50 or int(m.group(1)) < 300000000:
+        fail('preempt without --offcpu: no CPU line with its preemptions:\n' + p.stdout[:1500])
+    elif 'times are wall-clock' not in p.stdout:
+        fail('preempt without --offcpu: no note that times are wall-clock')
 
 
 def check_pprof():

@@ -11,6 +11,9 @@
  *   fsync    persist writes 64 KiB and fsyncs, 8 times, then reads it back
  *   tcp      serve_recv blocks in recv() on loopback; send_request feeds it
  *   epoll    tick_wait waits in epoll_wait() on a 10 ms timerfd
+ *   preempt  crunch computes for 300 ms of CPU on one CPU it shares with a
+ *            hog thread (both pinned): it never blocks, it waits for the
+ *            CPU; prints its CPU time too ("cpu NS")
  * Every workload first runs one gate and sleeps outside gates, so the
  * recorder has found the gate state before the measured part starts. */
 #define _GNU_SOURCE
@@ -18,6 +21,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,10 +362,50 @@ static void epoll_work(void)
 	close(tfd);
 }
 
+/* ---- preempt ---- */
+static volatile int hog_stop;
+static uint64_t crunch_cpu;
+
+static void *hog(void *arg)
+{
+	(void)arg;
+	while (!hog_stop)
+		;
+	return NULL;
+}
+
+NOINL static void crunch(void)
+{
+	PP_ROOT();
+	PP_GATE("crunch");
+	uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), w0 = clock_ns(CLOCK_MONOTONIC), q0 = runq_ns();
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < 300000000u)
+		;
+	crunch_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	waited = clock_ns(CLOCK_MONOTONIC) - w0 - crunch_cpu;
+	runq = runq_ns() - q0;
+}
+
+static void preempt_work(void)
+{
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0)
+		exit(1);
+	pthread_t t;
+	pthread_create(&t, NULL, hog, NULL); /* inherits the affinity */
+	sleep_ms(20);
+	crunch();
+	hog_stop = 1;
+	pthread_join(t, NULL);
+	printf("cpu %llu ", (unsigned long long)crunch_cpu);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: offcpu_work mutex [N]|condvar|fsync DIR|tcp|epoll\n");
+		fprintf(stderr, "usage: offcpu_work mutex [N]|condvar|fsync DIR|tcp|epoll|preempt\n");
 		return 2;
 	}
 	settle();
@@ -379,6 +423,8 @@ int main(int argc, char **argv)
 		tcp_work();
 	else if (!strcmp(argv[1], "epoll"))
 		epoll_work();
+	else if (!strcmp(argv[1], "preempt"))
+		preempt_work();
 	else
 		return 2;
 	printf("waited %llu runq %llu sleeps %llu\n", (unsigned long long)waited,

@@ -19,7 +19,7 @@ const volatile __u32 target_tgid = 0;
 
 struct block {
 	__u64 ts;
-	__u32 depth, nstack;
+	__u32 depth, nstack, preempted, pad;
 	__u64 keys[PP_OFF_MAXD];
 	__u64 stack[PP_OFF_STACK];
 };
@@ -108,13 +108,17 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	     unsigned int prev_state)
 {
 	__u32 zero = 0;
-	/* prev is the current task here: its memory is the one readable */
-	if (prev->tgid == target_tgid && prev_state != 0) {
+	/* prev is the current task here: its memory is the one readable. A
+	 * task switched out in a sleeping state blocked; one switched out
+	 * runnable (state 0) was preempted (or yielded): its time until it runs
+	 * again is a wait for a CPU, recorded apart (reason preempt) */
+	if (prev->tgid == target_tgid) {
 		struct block *b = bpf_map_lookup_elem(&block_tmp, &zero);
 		if (!b)
 			return 0;
 		__u32 tid = prev->pid;
 		b->ts = bpf_ktime_get_ns();
+		b->preempted = prev_state == 0;
 		b->depth = read_path(b->keys);
 		long n = bpf_get_stack(ctx, b->stack, sizeof b->stack, 0);
 		b->nstack = n > 0 ? (__u64)n / 8 : 0;
@@ -133,6 +137,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		e->off_ns = bpf_ktime_get_ns() - b->ts;
 		e->depth = b->depth;
 		e->nstack = b->nstack;
+		e->preempted = b->preempted;
 		__builtin_memcpy(e->keys, b->keys, sizeof e->keys);
 		__builtin_memcpy(e->stack, b->stack, sizeof e->stack);
 		struct wake *w = bpf_map_lookup_elem(&woken, &tid);

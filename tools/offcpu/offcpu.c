@@ -203,9 +203,11 @@ static int on_event(void *ctx, void *data, size_t size)
 		kind = PP_WAKER_THREAD;
 	else if (kind == PP_WAKER_PROCESS && e->waker_tid == 0)
 		kind = PP_WAKER_KERNEL;
+	if (e->preempted)
+		kind = PP_WAKER_NONE; /* nobody woke it: it never slept */
 	if (kind != PP_WAKER_GATED)
 		wdepth = 0;
-	uint32_t reason = reason_of(r, e->stack, e->nstack);
+	uint32_t reason = e->preempted ? PP_OFF_PREEMPT : reason_of(r, e->stack, e->nstack);
 	uint64_t h = keys_hash(e->keys, depth, 0xcbf29ce484222325ull);
 	h = keys_hash(e->waker_keys, wdepth, h ^ ((uint64_t)depth << 40 | (uint64_t)wdepth << 20));
 	h ^= (uint64_t)(reason << 8 | kind) * 0x9e3779b97f4a7c15ull;

@@ -24,7 +24,7 @@ struct pp_off_event {
 	__u32 waker_tid;
 	__u32 nstack;      /* kernel frames in stack */
 	__u32 waker_nstack;
-	__u32 pad;
+	__u32 preempted;   /* switched out runnable: not a block, a wait for a CPU */
 	__u64 off_ns;
 	__u64 keys[PP_OFF_MAXD];
 	__u64 waker_keys[PP_OFF_MAXD];
