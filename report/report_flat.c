@@ -10,16 +10,11 @@
 
 #include "report_impl.h"
 
-typedef struct fn_row {
-	uint32_t name;
-	uint64_t self, incl, calls;
-} fn_row_t;
-
 static const pp_profile_t *sort_p;
 
 static int by_self(const void *a, const void *b)
 {
-	const fn_row_t *x = a, *y = b;
+	const pp__fn_row_t *x = a, *y = b;
 	if (x->self != y->self)
 		return x->self < y->self ? 1 : -1;
 	if (x->incl != y->incl)
@@ -27,10 +22,9 @@ static int by_self(const void *a, const void *b)
 	return strcmp(pp__report_name(sort_p, x->name), pp__report_name(sort_p, y->name));
 }
 
-/* One row per name index that ends a timed node; *n gets the number. */
-static fn_row_t *flat_rows(const pp_profile_t *p, size_t *n)
+pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n)
 {
-	fn_row_t *all = calloc(p->nnames ? p->nnames : 1, sizeof *all);
+	pp__fn_row_t *all = calloc(p->nnames ? p->nnames : 1, sizeof *all);
 	if (!all)
 		return NULL;
 	for (uint32_t i = 0; i < p->nnodes; i++) {
@@ -61,7 +55,7 @@ static fn_row_t *flat_rows(const pp_profile_t *p, size_t *n)
 int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 {
 	size_t n;
-	fn_row_t *rows = flat_rows(p, &n);
+	pp__fn_row_t *rows = pp__report_functions(p, &n);
 	if (!rows)
 		return -1;
 	int ns = pp__report_rate_known(p);
@@ -72,7 +66,7 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 	fprintf(out, "%14s %7s %7s %14s %7s %12s  function\n", ns ? "self(ns)" : "self(ticks)", "self%",
 		"cum%", ns ? "incl(ns)" : "incl(ticks)", "incl%", "calls");
 	for (size_t i = 0; i < shown; i++) {
-		const fn_row_t *r = &rows[i];
+		const pp__fn_row_t *r = &rows[i];
 		cum += (double)r->self;
 		fprintf(out, "%14.0f %6.2f%% %6.2f%% %14.0f %6.2f%% %12llu  ", pp__ticks_ns(p, r->self),
 			gated ? 100.0 * (double)r->self / gated : 0, gated ? 100.0 * cum / gated : 0,

@@ -49,6 +49,16 @@ void pp__report_dot_str(FILE *out, const char *str);
 /* The wait-for graph of off-CPU data in DOT (report_waitfor.c). */
 int pp__report_waitfor(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
 
+/* A function's totals over its calling contexts (report_flat.c): self
+ * time, inclusive time (recursion once), timed calls; name is its index. */
+typedef struct pp__fn_row {
+	uint32_t name;
+	uint64_t self, incl, calls;
+} pp__fn_row_t;
+/* One row per function that ends a timed node, by self time; *n gets the
+ * number; NULL when out of memory. */
+pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n);
+
 /* The flat view (report_flat.c): the text header and one line per function
  * by self time; the table alone (top functions, 0: all) the text report
  * prints first under --sort time. */

@@ -35,6 +35,7 @@ int cmd_recover(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 
 /* Write the profile of the dead process whose live segment is target (a
  * name, pid or file) to out (NULL: PROGRAM.PID.pathprof), noting signal (0:

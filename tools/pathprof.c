@@ -22,6 +22,7 @@ static const cli_cmd_t commands[] = {
 	{ "recover", cmd_recover, "write the profile of a killed process from its live segment" },
 	{ "record", cmd_record, "record where a running process's threads block (--offcpu -p PID)" },
 	{ "serve", cmd_serve, "serve this host's live profiles to Prometheus (/metrics)" },
+	{ "select", cmd_select, "list the functions not worth their gates (--budget PCT), for the next build" },
 	{ "capture", cmd_capture, "record a C library's API calls (a generated shim) and replay them" },
 };
 

@@ -1,0 +1,51 @@
+#!/bin/sh
+# pathprof select on a real run: bench/compensate.c (200 000 calls of a 5 ns
+# helper, 100 spins of 20 us) built through VIA and run timed; with a 5 %
+# budget the helper (its gates cost several times its work) is dropped and
+# the spins, main and the two phases are kept, in every output form; the
+# next run with the list (PATHPROF_XRAY for xray, PATHPROF_FUNCTIONS
+# otherwise) has no helper node and the same phases. A profile without
+# times, or without the measured gate cost, is refused in one line.
+# usage: select.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
+set -u
+via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/select-$1.$$
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $via: $*"; exit 1; }
+cd "$work" || exit 1
+extra=
+[ "$via" = plugin ] && extra=--plugin-mode=all
+"$wrapper" --via="$via" $extra "$cc" -O2 "$src/bench/compensate.c" -o prog >build.log 2>&1 || fail "build: $(cat build.log)"
+PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_OUT=all.pathprof ./prog >/dev/null || fail "run"
+"$pp" select all.pathprof >drop.txt 2>sel.err || fail "select: $(cat sel.err)"
+grep -qx helper drop.txt || fail "helper not dropped: $(cat drop.txt); $(cat sel.err)"
+for keep in main many_calls long_spins spin; do
+	grep -qx "$keep" drop.txt && fail "$keep dropped"
+done
+grep -q "^pathprof: select: [0-9]* of [0-9]* functions cost more than 5% of the work they hold" sel.err ||
+	fail "summary: $(cat sel.err)"
+"$pp" select all.pathprof --format keep >keep.txt 2>/dev/null || fail "--format keep"
+for keep in main many_calls long_spins spin; do
+	grep -qx "$keep" keep.txt || fail "$keep not kept: $(cat keep.txt)"
+done
+grep -qx helper keep.txt && fail "helper kept"
+list=$("$pp" select all.pathprof --format exclude 2>/dev/null)
+case $list in '!'*helper*) ;; *) fail "--format exclude: '$list'" ;; esac
+if [ "$via" = xray ]; then
+	PATHPROF_TIMING=on PATHPROF_XRAY="$list" PATHPROF_OUT=sel.pathprof ./prog >/dev/null || fail "rerun"
+else
+	PATHPROF_TIMING=on PATHPROF_FUNCTIONS="$list" PATHPROF_OUT=sel.pathprof ./prog >/dev/null || fail "rerun"
+fi
+nodes=$("$pp" report --format json sel.pathprof | python3 -c '
+import json, sys
+print(" ".join(sorted(">".join(n["path"]) for n in json.load(sys.stdin)["nodes"])))')
+case " $nodes " in *helper*) fail "helper still gated: $nodes" ;; esac
+[ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "nodes: $nodes"
+# refusals: untimed, and (under a selection) no measured cost
+PATHPROF_TIMING=off PATHPROF_XRAY=all PATHPROF_OUT=off.pathprof ./prog >/dev/null
+"$pp" select off.pathprof >/dev/null 2>e1 && fail "an untimed profile was accepted"
+grep -q "no times" e1 || fail "untimed: $(cat e1)"
+PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_FUNCTIONS='main,*_*' PATHPROF_OUT=nocost.pathprof ./prog >/dev/null
+"$pp" select nocost.pathprof >/dev/null 2>e2 && fail "a profile without the gate cost was accepted"
+grep -q "did not measure its gate's cost" e2 || fail "no cost: $(cat e2)"
+echo "ok: $via: dropped $(tr '\n' ' ' <drop.txt)"

@@ -1,0 +1,159 @@
+/* `pathprof select PROFILE --budget PCT`: which functions are not worth
+ * their gates. From a timed profile whose process measured its gate's cost
+ * (docs/reference/semantics.md), a function's gates cost its timed calls
+ * times that cost; the work they hold is its inclusive time with the cost
+ * taken out. A function whose gates cost more than PCT percent of the work
+ * they hold is dropped: the list is written in the form the injector takes,
+ * so the next build or run gates only what is worth it (TAU's throttling of
+ * small, frequent functions, decided from the measure rather than a fixed
+ * rule). docs/guides/selection.md. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report_impl.h"
+
+static const char help_text[] =
+	"usage: pathprof select PROFILE [--budget PCT] [--format FMT] [-o FILE]\n"
+	"\n"
+	"List the functions of a timed PROFILE whose gates cost more than PCT\n"
+	"percent (default 5) of the work they hold: a function's gate cost is its\n"
+	"timed calls times the gate's cost the process measured; its work is its\n"
+	"inclusive time without that cost. Writes the list for the next build or\n"
+	"run, and on standard error what dropping them saves.\n"
+	"\n"
+	"options:\n"
+	"  --budget PCT   the share of a function's work its gates may cost (0-100)\n"
+	"  --format FMT   'names' (default): the dropped functions, one a line;\n"
+	"                 'exclude': one line '!f,!g,...' for PATHPROF_FUNCTIONS,\n"
+	"                 PATHPROF_XRAY (an XRay build arms only the others: the\n"
+	"                 dropped cost nothing) or pathprof-cc --exclude-functions;\n"
+	"                 'keep': the kept functions, one glob a line, for\n"
+	"                 pathprof-cc --via=plugin --plugin-list=FILE\n"
+	"  -o, --output F write the list to F\n"
+	"  -h, --help     show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 a profile without times or without the gate's\n"
+	"measured cost, or a failed write; 2 bad command line.\n";
+
+/* A name as a glob that matches it alone (and, in a list, stays one entry). */
+static void put_glob(FILE *o, const char *s)
+{
+	if (*s == '!')
+		fputc('\\', o);
+	for (; *s; s++) {
+		if (strchr("*?[]\\,", *s))
+			fputc('\\', o);
+		fputc(*s, o);
+	}
+}
+
+int cmd_select(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "budget", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double budget = 5;
+	const char *format = "names", *outpath = NULL;
+	int c;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': {
+			char *end;
+			budget = strtod(optarg, &end);
+			if (end != optarg && *end == '%')
+				end++;
+			if (!*optarg || *end || !(budget >= 0 && budget <= 100)) {
+				cli_error("select: --budget: '%s' is not a percentage from 0 to 100", optarg);
+				return CLI_USAGE;
+			}
+			break;
+		}
+		case 'f':
+			if (strcmp(optarg, "names") && strcmp(optarg, "exclude") && strcmp(optarg, "keep")) {
+				cli_error("select: --format: '%s' is not 'names', 'exclude' or 'keep'", optarg);
+				return CLI_USAGE;
+			}
+			format = optarg;
+			break;
+		case 'o': outpath = optarg; break;
+		case 'h': return cli_help(help_text);
+		default: return cli_bad_option("select", c, argv);
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("select: one profile file expected (see 'pathprof select --help')");
+		return CLI_USAGE;
+	}
+	const char *path = argv[optind];
+	pp_profile_t p;
+	if (cli_read_profile(&p, path) != CLI_OK)
+		return CLI_FAIL;
+	int rc = CLI_FAIL;
+	size_t n = 0;
+	pp__fn_row_t *rows = NULL;
+	if (!p.nnodes) {
+		cli_error("select: %s: no times (run it with timing on: 'pathprof run', PATHPROF_TIMING=on)",
+			  path);
+		goto done;
+	}
+	if (!(p.gate_in > 0 || p.gate_out > 0)) {
+		cli_error("select: %s: its process did not measure its gate's cost (a selection, a crash, "
+			  "an older pathprof): nothing to weigh the functions against", path);
+		goto done;
+	}
+	double cost = p.gate_in + p.gate_out, total = 0, dropped_cost = 0;
+	if (pp__profile_compensate(&p) != 0 || !(rows = pp__report_functions(&p, &n))) {
+		cli_error("select: out of memory");
+		goto done;
+	}
+	size_t ndrop = 0;
+	char *drop = calloc(n ? n : 1, 1);
+	if (!drop) {
+		cli_error("select: out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double gates = (double)rows[i].calls * cost;
+		total += gates;
+		if (gates > budget / 100 * (double)rows[i].incl) {
+			drop[i] = 1;
+			ndrop++;
+			dropped_cost += gates;
+		}
+	}
+	FILE *o = cli_output_open(outpath);
+	if (o) {
+		int first = 1;
+		for (size_t i = 0; i < n; i++) {
+			const char *name = pp__report_name(&p, rows[i].name);
+			if (!strcmp(format, "keep") ? drop[i] : !drop[i])
+				continue;
+			if (!strcmp(format, "exclude")) {
+				fputs(first ? "!" : ",!", o);
+				put_glob(o, name);
+			} else {
+				put_glob(o, name);
+				fputc('\n', o);
+			}
+			first = 0;
+		}
+		if (!strcmp(format, "exclude") && !first)
+			fputc('\n', o);
+		rc = cli_output_close(o, outpath);
+	}
+	double k = p.ticks_per_ns > 0 ? 1 / p.ticks_per_ns : 1;
+	fprintf(stderr, "pathprof: select: %zu of %zu functions cost more than %g%% of the work they hold; "
+			"their gates took %.0f of the %.0f ns all gates took (%.0f%%)\n",
+		ndrop, n, budget, dropped_cost * k, total * k, total > 0 ? 100 * dropped_cost / total : 0);
+	free(drop);
+done:
+	free(rows);
+	pp__profile_free(&p);
+	return rc;
+}
