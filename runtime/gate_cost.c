@@ -99,12 +99,7 @@ static PP_NOINSTR void *measure(void *arg)
 	if (!s)
 		return NULL;
 	pp__tls_t *t = &pp__tls;
-	t->slab = &s->pub;
-	t->stack = s->frames + 1;
-	t->table = s->table;
-	t->mask = s->mask;
-	t->hash = PP__SEED;
-	t->dstate = 0;
+	pp__slab_attach(t, s);
 	t->excess = 0;
 	t->trace = NULL;
 	t->timing_now = 0;

@@ -307,12 +307,7 @@ int pp__thread_register(pp__tls_t *t, int fe)
 		return -1;
 	}
 	pthread_setspecific(exit_key, s);
-	t->slab = &s->pub;
-	t->stack = s->frames + 1;
-	t->table = s->table;
-	t->mask = s->mask;
-	t->hash = PP__SEED;
-	t->dstate = 0;
+	pp__slab_attach(t, s);
 	t->countdown = pp__mode.sample_n;
 	t->timing_now = 0;
 	return 0;
@@ -330,6 +325,16 @@ static void thread_exit(void *arg)
 	s->next_free = free_slabs;
 	free_slabs = s;
 	pthread_mutex_unlock(&slab_lock);
+}
+
+void pp__slab_attach(pp__tls_t *t, pp__slab_t *s)
+{
+	t->slab = &s->pub;
+	t->stack = s->frames + 1;
+	t->table = s->table;
+	t->mask = s->mask;
+	t->hash = PP__SEED;
+	t->dstate = 0;
 }
 
 pp__slab_t *pp__slab_scratch(uint64_t paths)

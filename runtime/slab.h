@@ -122,6 +122,9 @@ pp__slab_t *pp__slab_first(void);
  * is recorded into it (the gate's cost calibration, gate_cost.c). */
 pp__slab_t *pp__slab_scratch(uint64_t paths);
 
+/* Point thread state t at slab s, at depth 0 with no event open. */
+void pp__slab_attach(pp__tls_t *t, pp__slab_t *s);
+
 /* Zero every count and histogram in every slab. */
 void pp__slab_reset_all(void);
 
