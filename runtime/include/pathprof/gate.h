@@ -114,6 +114,19 @@ PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, u
 }
 
 
+/* Must the entry at (sp, key) go out of line to check the top frame? raii:
+ * whenever the top is not above it (pp__dead's return-address test needs
+ * the return address, which the common case then need not keep). cyg and
+ * plugin: only when the top is dead, so the hooks of a function inlined
+ * into its caller (the caller's position, another key) push inline. */
+PP_INLINE int pp__off_top(const pp__tls_t *t, uint32_t v, int fe, uint64_t sp, uint64_t key)
+{
+	const pp__frame_t *f = PP__DS_FRAME(t, v) - 1;
+	if (PP_LIKELY(f->sp > sp))
+		return 0;
+	return fe == PP_FE_RAII || f->sp < sp || f->key == key;
+}
+
 /* Push a frame for the entry state v (< limit) with no timing; an event's
  * first frame (entered with the seed hash) counts the event and, when timing
  * is not off and decide is set, takes the timing decision out of line.
@@ -181,8 +194,7 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	if (PP_UNLIKELY(v >= t->elimit)) {
 		/* A timed event's gate, inline: the same checks against the
 		 * bound itself, the push, the entry timestamp. */
-		if (PP__TIMING && v < t->tlimit &&
-		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
+		if (PP__TIMING && v < t->tlimit && (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key))) {
 			pp__frame_t *f = pp__push(t, v, key, fe, sp, PP__RA(fe));
 			f->kids = 0;
 			f->t = pp_ticks();
@@ -191,10 +203,11 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 		}
 		return;
 	}
-	/* Resync check, one load and compare: the top frame (the sentinel's
-	 * position is above every stack) must lie above this gate's host;
-	 * the rest of pp__dead() is out of line. */
-	if (PP__RESYNC(fe) && PP_UNLIKELY(PP__DS_FRAME(t, v)[-1].sp <= sp)) {
+	/* Resync check, one load and compare when the top frame (the
+	 * sentinel's position is above every stack) lies above this gate's
+	 * host; at the same position, cyg and plugin tell a hook of an
+	 * inlined callee (another key: push) inline (pp__off_top). */
+	if (PP__RESYNC(fe) && PP_UNLIKELY(pp__off_top(t, v, fe, sp, key))) {
 		pp__enter_resync(key, PP__FE_ARG(fe), sp, PP__RA(fe));
 		return;
 	}
