@@ -48,11 +48,19 @@ refuse "pathprof-cc: --plugin-mode=list needs --plugin-list=FILE." \
 	--via=plugin --plugin-mode=list clang -c x.c -o out.o
 refuse "pathprof-cc: --xray-threshold=many is not a number of instructions." \
 	--via=xray --xray-threshold=many clang -c x.c -o out.o
+refuse "pathprof-cc: --xray-no-tail-calls applies to --via=xray, not --via=cyg." \
+	--via=cyg --xray-no-tail-calls gcc -c x.c -o out.o
 if command -v clang >/dev/null 2>&1; then
 	refuse "pathprof-cc: --exclude-files needs gcc: clang has no -finstrument-functions-exclude-file-list (use --exclude-functions, or mark functions PP_NOINSTR)." \
 		--via=cyg --exclude-files=vendor/ clang -c x.c -o out.o
 fi
 if [ "$have_xray" = 1 ]; then
+	# accepted: --xray-no-tail-calls compiles without sibling calls
+	# shellcheck disable=SC2086
+	case $($wrapper --show --via=xray --xray-no-tail-calls clang -O2 -c x.c -o out.o) in
+	*" -fno-optimize-sibling-calls "*) ;;
+	*) echo "FAIL: --xray-no-tail-calls adds no -fno-optimize-sibling-calls"; fails=$((fails + 1)) ;;
+	esac
 	refuse "pathprof-cc: the xray injector needs clang: 'gcc' is not clang, and only clang emits XRay sleds (use --via=cyg or --via=raii with it)." \
 		--via=xray gcc -c x.c -o out.o
 	refuse "pathprof-cc: the xray injector needs clang: 'gcc' is not clang, and only clang emits XRay sleds (use --via=cyg or --via=raii with it)." \
