@@ -8,6 +8,7 @@
 
 #include <pathprof/gate.h>
 
+#include "map.h"
 #include "report_impl.h"
 
 /* Columns pp__report_put_text() uses for str (one per character; wide CJK glyphs are
@@ -68,17 +69,19 @@ static void node_values(const pp_profile_t *p, const pp_pnode_t *n, char v[NCOLS
 }
 
 /* The stages of a path: the node of each prefix (calls, inclusive time per
- * call, self time). A node shared by several paths shows the same numbers
- * on each: it is one place in the program, timed once per call. */
+ * call, self time). A node shared by several paths has the same numbers on
+ * each (it is one place in the program, timed once per call), so a block
+ * shows from `from` on: the first `from` prefixes were shown by a block
+ * above and are named on one line. */
 static void text_nodes(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa,
-		       const pp_pnode_t **nodes, size_t indent)
+		       const pp_pnode_t **nodes, size_t indent, uint32_t from)
 {
 	size_t namew = strlen("node"), w[NCOLS];
 	char v[NCOLS][32];
 
 	for (int c = 0; c < NCOLS; c++)
 		w[c] = strlen(cols[c]);
-	for (uint32_t i = 0; i < pa->depth; i++) {
+	for (uint32_t i = from; i < pa->depth; i++) {
 		size_t nw = text_width(pp__report_name(p, pa->names[i]));
 		if (nw <= SEG_NAME_MAX && nw > namew)
 			namew = nw;
@@ -94,8 +97,17 @@ static void text_nodes(FILE *out, const pp_profile_t *p, const pp_ppath_t *pa,
 	for (int c = 0; c < NCOLS; c++)
 		fprintf(out, "  %*s", (int)w[c], cols[c]);
 	fprintf(out, "  (%s)\n", pp__report_rate_known(p) ? "ns" : "ticks");
+	if (from) {
+		pad(out, indent);
+		for (uint32_t i = 0; i < from; i++) {
+			if (i)
+				fputs(" > ", out);
+			pp__report_put_text(out, pp__report_name(p, pa->names[i]));
+		}
+		fputs(": as above\n", out);
+	}
 
-	for (uint32_t i = 0; i < pa->depth; i++) {
+	for (uint32_t i = from; i < pa->depth; i++) {
 		const char *name = pp__report_name(p, pa->names[i]);
 		size_t nw = text_width(name);
 		pad(out, indent);
@@ -289,6 +301,7 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 			timew = strlen(tbuf);
 	}
 
+	pp__map_t shown = { 0 }; /* node ids a block above showed */
 	fprintf(out, "\n%*s  %*s  %7s", (int)rankw, "#", (int)countw, "count", "share");
 	if (any_timed)
 		fprintf(out, "  %*s  %7s", (int)timew, tname, "tshare");
@@ -317,13 +330,26 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		if (any_timed) {
 			if (pp__report_path_nodes(p, pa, nodes) < 0) {
 				free(nodes);
+				pp__map_free(&shown);
 				return -1;
 			}
-			text_nodes(out, p, pa, nodes, rankw + 2);
+			/* the prefixes a block above showed (node identity is the
+			 * prefix, so they are a prefix of this path too) */
+			uint32_t from = 0, dummy;
+			while (from + 1 < pa->depth && nodes[from] && pp__map_get(&shown, nodes[from]->id, &dummy))
+				from++;
+			for (uint32_t d = from; d < pa->depth; d++)
+				if (nodes[d] && pp__map_put(&shown, nodes[d]->id, 1) != 0) {
+					free(nodes);
+					pp__map_free(&shown);
+					return -1;
+				}
+			text_nodes(out, p, pa, nodes, rankw + 2, from);
 			if (i + 1 < n)
 				fputc('\n', out);
 		}
 	}
 	free(nodes);
+	pp__map_free(&shown);
 	return p->noffcpu ? pp__report_offcpu_text(out, p) : 0;
 }
