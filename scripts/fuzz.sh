@@ -14,7 +14,7 @@ if [ "${1:-}" = -t ]; then
 	secs=$2
 	shift 2
 fi
-targets=${*:-profile cli env trace shm glob}
+targets=${*:-profile cli env trace shm glob capture}
 flags="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 if [ ! -f "$build/build.ninja" ]; then

@@ -11,16 +11,17 @@
 #endif
 
 static const char help_text[] =
-	"usage: pathprof capture gen|replay [options]\n"
+	"usage: pathprof capture gen|replay|show [options]\n"
 	"\n"
 	"Record every call a program makes into a C library's API, then make them\n"
 	"again against any build of the library:\n"
 	"  gen      write a capture shim from the library's header (libclang)\n"
 	"  replay   call a recorded trace's functions again (libffi), check every\n"
 	"           result against the recording, time each entry point\n"
+	"  show     print a trace's calls, one a line (no library needed)\n"
 	"\n"
-	"'pathprof capture gen --help' and 'pathprof capture replay --help' say\n"
-	"more; docs/guides/capture.md is the workflow.\n";
+	"'pathprof capture COMMAND --help' says more; docs/guides/capture.md is\n"
+	"the workflow.\n";
 
 int cmd_capture(int argc, char **argv)
 {
@@ -36,7 +37,9 @@ int cmd_capture(int argc, char **argv)
 		return cmd_capture_gen(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_capture_replay(argc - 1, argv + 1);
-	cli_error("capture: '%s' is not 'gen' or 'replay' (see 'pathprof capture --help')", argv[1]);
+	if (!strcmp(argv[1], "show"))
+		return cmd_capture_show(argc - 1, argv + 1);
+	cli_error("capture: '%s' is not 'gen', 'replay' or 'show' (see 'pathprof capture --help')", argv[1]);
 	return CLI_USAGE;
 #else
 	cli_error("capture: this pathprof was built without libclang and libffi (apt install "

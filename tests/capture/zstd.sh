@@ -56,6 +56,13 @@ if not ok:
     print("FAIL: replay table %s" % d)
     sys.exit(1)
 PY
+# show: the calls as text, no library needed
+"$pp" capture show "$trace" >show.txt 2>show.err || fail "show: $(cat show.err)"
+[ "$(wc -l <show.txt)" -eq 22 ] || fail "show: $(wc -l <show.txt) lines, want 22"
+grep -Eq '^1 \[[0-9]+\] ZSTD_createCCtx\(\) = #1$' show.txt || fail "show: $(head -n 1 show.txt)"
+grep -Eq '^[0-9]+ \[[0-9]+\] ZSTD_compressCCtx\(#1, &buffer, [0-9]+, \[[0-9]+ bytes\], [0-9]+, 3\) = [0-9]+ -> parameter 2: \[[0-9]+ bytes\]$' show.txt ||
+	fail "show: no compress line: $(sed -n 4p show.txt)"
+grep -Eq 'ZSTD_freeCCtx\(#1 \(freed\)\) = 0$' show.txt || fail "show: no freed handle"
 "$pp" capture replay "$trace" --lib libzstd.so.1 --repeat 3 --time 'ZSTD_*compress*' >rep.txt 2>&1 ||
 	fail "--repeat 3: $(cat rep.txt)"
 grep -Eq '^ZSTD_compressCCtx +9 ' rep.txt || fail "--repeat 3: $(cat rep.txt)"

@@ -1,0 +1,228 @@
+/* The capture trace reader (capture_trace.h). It trusts nothing it reads:
+ * every length is checked against the bytes that remain, every kind and
+ * size against the ones the recorder writes, a call against the functions
+ * declared before it; a damaged or cut trace is one message naming the
+ * byte, never a read out of bounds (tests/fuzz, target capture). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture_trace.h"
+
+void pp__cap_open(pp__cap_reader_t *r, const char *path, const uint8_t *b, size_t n)
+{
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->b = b;
+	r->n = n;
+	r->pos = 8;
+}
+
+void pp__cap_rewind(pp__cap_reader_t *r)
+{
+	r->pos = 8;
+	r->calls = 0;
+	r->seen = 0;
+	r->ended = 0;
+	r->cut = 0;
+	r->why[0] = 0;
+}
+
+void pp__cap_close(pp__cap_reader_t *r)
+{
+	for (size_t i = 0; i < r->nfns; i++)
+		free(r->fns[i]);
+	free(r->fns);
+	r->fns = NULL;
+	r->nfns = 0;
+}
+
+static int bad(pp__cap_reader_t *r, int cut, const char *what)
+{
+	if (!r->why[0])
+		snprintf(r->why, sizeof r->why, "%s: damaged at byte %zu: %s", r->path, r->pos, what);
+	r->cut = cut;
+	return -1;
+}
+
+static int get_var(pp__cap_reader_t *r, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (int s = 0; s < 64; s += 7) {
+		if (r->pos >= r->n)
+			return bad(r, 1, "a number runs past the end");
+		uint8_t c = r->b[r->pos++];
+		x |= (uint64_t)(c & 0x7f) << s;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	return bad(r, 0, "a number longer than 64 bits");
+}
+
+static int get_present(pp__cap_reader_t *r, pp__cap_val_t *v)
+{
+	if (r->pos >= r->n)
+		return bad(r, 1, "a value runs past the end");
+	uint8_t c = r->b[r->pos++];
+	if (c > 1)
+		return bad(r, 0, "a presence byte that is neither 0 nor 1");
+	v->present = c;
+	return 0;
+}
+
+static int get_bytes(pp__cap_reader_t *r, pp__cap_val_t *v)
+{
+	if (get_present(r, v) != 0)
+		return -1;
+	if (!v->present)
+		return 0;
+	if (get_var(r, &v->len) != 0)
+		return -1;
+	if (v->len > r->n - r->pos)
+		return bad(r, 1, "a string or buffer runs past the end");
+	v->bytes = r->b + r->pos;
+	r->pos += v->len;
+	return 0;
+}
+
+static int size_ok(int kind, uint32_t size)
+{
+	switch (kind) {
+	case PP_CAP_SINT: case PP_CAP_UINT:
+		return size == 1 || size == 2 || size == 4 || size == 8;
+	case PP_CAP_FLOAT:
+		return size == 4 || size == 8;
+	default:
+		return 1;
+	}
+}
+
+static int read_func(pp__cap_reader_t *r)
+{
+	uint64_t fn, len, np;
+	if (get_var(r, &fn) != 0 || get_var(r, &len) != 0)
+		return -1;
+	if (fn != r->seen + 1)
+		return bad(r, 0, "functions out of order");
+	r->seen++;
+	int again = fn <= r->nfns; /* a later pass (rewind): declared already */
+	if (len == 0 || len >= PP_CAP_NAME_MAX)
+		return bad(r, 0, "a function name of a bad length");
+	if (len > r->n - r->pos)
+		return bad(r, 1, "a function name runs past the end");
+	pp__cap_fn_t f;
+	memset(&f, 0, sizeof f);
+	memcpy(f.name, r->b + r->pos, len);
+	f.name[len] = 0;
+	if (memchr(f.name, 0, len))
+		return bad(r, 0, "a function name with a NUL byte");
+	r->pos += len;
+	if (r->n - r->pos < 2)
+		return bad(r, 1, "a signature runs past the end");
+	f.sig.ret = r->b[r->pos++];
+	f.sig.ret_aux = r->b[r->pos++];
+	if (get_var(r, &np) != 0)
+		return -1;
+	if (np > PP_CAP_MAX_PARAMS)
+		return bad(r, 0, "more parameters than a signature holds");
+	f.sig.nparams = (uint8_t)np;
+	for (uint64_t i = 0; i < np; i++) {
+		uint64_t aux, filled;
+		if (r->pos >= r->n)
+			return bad(r, 1, "a signature runs past the end");
+		f.sig.kind[i] = r->b[r->pos++];
+		if (get_var(r, &aux) != 0 || get_var(r, &filled) != 0)
+			return -1;
+		if (f.sig.kind[i] < PP_CAP_SINT || f.sig.kind[i] > PP_CAP_HANDLE_FREE ||
+		    !size_ok(f.sig.kind[i], (uint32_t)aux) || aux > UINT32_MAX || filled > UINT32_MAX)
+			return bad(r, 0, "a parameter of an unknown kind or size");
+		f.sig.aux[i] = (uint32_t)aux;
+		f.sig.filled[i] = (uint32_t)filled;
+	}
+	if (f.sig.ret > PP_CAP_HANDLE || f.sig.ret == PP_CAP_HANDLE_OUT || !size_ok(f.sig.ret, f.sig.ret_aux))
+		return bad(r, 0, "a return value of an unknown kind or size");
+	if (again)
+		return 0;
+	pp__cap_fn_t **g = realloc(r->fns, (r->nfns + 1) * sizeof *g);
+	if (!g)
+		return bad(r, 0, "out of memory");
+	r->fns = g;
+	if (!(r->fns[r->nfns] = malloc(sizeof f)))
+		return bad(r, 0, "out of memory");
+	*r->fns[r->nfns] = f;
+	r->fns[r->nfns]->sig.name = r->fns[r->nfns]->name;
+	r->nfns++;
+	return 0;
+}
+
+/* A value of kind k: before the call (in), or as a return value or out
+ * parameter after it. */
+static int get_value(pp__cap_reader_t *r, int k, int after, pp__cap_val_t *v)
+{
+	memset(v, 0, sizeof *v);
+	switch (k) {
+	case PP_CAP_VOID:
+		return 0;
+	case PP_CAP_SINT:
+		if (get_var(r, &v->u) != 0)
+			return -1;
+		v->u = (uint64_t)pp__cap_unzigzag(v->u);
+		return 0;
+	case PP_CAP_UINT: case PP_CAP_FLOAT: case PP_CAP_HANDLE: case PP_CAP_HANDLE_FREE:
+		return get_var(r, &v->u);
+	case PP_CAP_STR: case PP_CAP_BUF_IN:
+		return get_bytes(r, v);
+	case PP_CAP_HANDLE_OUT:
+		return after ? get_var(r, &v->u) : get_present(r, v);
+	case PP_CAP_BUF_OUT:
+		return after ? get_bytes(r, v) : get_present(r, v);
+	}
+	return bad(r, 0, "a value of an unknown kind");
+}
+
+static int read_call(pp__cap_reader_t *r, pp__cap_rec_t *rec)
+{
+	if (get_var(r, &rec->seq) != 0 || get_var(r, &rec->tid) != 0 || get_var(r, &rec->fn) != 0)
+		return -1;
+	if (rec->fn == 0 || rec->fn > r->seen)
+		return bad(r, 0, "a call of a function not declared before it");
+	const pp_cap_sig_t *s = &r->fns[rec->fn - 1]->sig;
+	for (int i = 0; i < s->nparams; i++)
+		if (get_value(r, s->kind[i], 0, &rec->in[i]) != 0)
+			return -1;
+	if (get_value(r, s->ret, 1, &rec->ret) != 0)
+		return -1;
+	for (int i = 0; i < s->nparams; i++) {
+		memset(&rec->out[i], 0, sizeof rec->out[i]);
+		if ((s->kind[i] == PP_CAP_HANDLE_OUT || s->kind[i] == PP_CAP_BUF_OUT) &&
+		    get_value(r, s->kind[i], 1, &rec->out[i]) != 0)
+			return -1;
+	}
+	r->calls++;
+	return 0;
+}
+
+int pp__cap_next(pp__cap_reader_t *r, pp__cap_rec_t *rec)
+{
+	if (r->ended || r->pos >= r->n)
+		return 0;
+	uint8_t type = r->b[r->pos++];
+	uint64_t calls;
+	switch (type) {
+	case PP_CAP_FUNC:
+		return read_func(r) ? -1 : PP_CAP_FUNC;
+	case PP_CAP_CALL:
+		return read_call(r, rec) ? -1 : PP_CAP_CALL;
+	case PP_CAP_END:
+		if (get_var(r, &calls) != 0)
+			return -1;
+		if (calls != r->calls)
+			return bad(r, 0, "the END record counts other calls than the trace holds");
+		r->ended = 1;
+		return PP_CAP_END;
+	}
+	r->pos--;
+	return bad(r, 0, "an unknown record type");
+}
