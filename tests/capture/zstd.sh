@@ -31,13 +31,16 @@ gcc -O2 "$src/tests/capture/zfiles.c" -o zfiles -lzstd || exit 1
 head -c 200000 /dev/urandom >random.bin
 seq 1 30000 >numbers.txt
 ./zfiles "$src/README.md" numbers.txt random.bin >plain.out || exit 1
-LD_PRELOAD=./shim.so PATHPROF_CAPTURE=trace.%p ./zfiles "$src/README.md" numbers.txt random.bin >captured.out ||
+# a sanitizer build's shim needs its runtime loaded first
+pre=$(ldd shim.so | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
+preload="${pre:+$pre }./shim.so"
+LD_PRELOAD=$preload PATHPROF_CAPTURE=trace.%p ./zfiles "$src/README.md" numbers.txt random.bin >captured.out ||
 	fail "the captured run failed"
 cmp -s plain.out captured.out || fail "the shim changed the program's output"
 trace=$(ls trace.* 2>/dev/null | head -n 1)
 [ -n "$trace" ] || { echo "FAIL: no trace written"; exit 1; }
 # unset: no file, same output
-./zfiles numbers.txt >/dev/null && LD_PRELOAD=./shim.so ./zfiles numbers.txt >/dev/null
+./zfiles numbers.txt >/dev/null && LD_PRELOAD=$preload ./zfiles numbers.txt >/dev/null
 [ "$(ls trace.* | wc -l)" -eq 1 ] || fail "a trace written without PATHPROF_CAPTURE"
 
 "$pp" capture replay "$trace" --lib libzstd.so.1 --format json -o replay.json 2>replay.err
@@ -67,6 +70,24 @@ grep -Eq 'ZSTD_freeCCtx\(#1 \(freed\)\) = 0$' show.txt || fail "show: no freed h
 	fail "--repeat 3: $(cat rep.txt)"
 grep -Eq '^ZSTD_compressCCtx +9 ' rep.txt || fail "--repeat 3: $(cat rep.txt)"
 grep -Eq '^ZSTD_isError +18 +\(untimed\)' rep.txt || fail "--time: $(cat rep.txt)"
+
+# two threads at once: one replay thread per recorded thread, each in its
+# order, the same results; and all in the recorded global order (--serial)
+gcc -O2 "$src/tests/capture/zthreads.c" -o zthreads -lzstd -lpthread || exit 1
+LD_PRELOAD=$preload PATHPROF_CAPTURE=threads.cap ./zthreads >/dev/null || fail "zthreads"
+tids=$("$pp" capture show threads.cap | sed -n 's/^[0-9]* \[\([0-9]*\)\].*/\1/p' | sort -u | wc -l)
+[ "$tids" -eq 2 ] || fail "zthreads: $tids threads in the trace"
+for how in "" --serial; do
+	# shellcheck disable=SC2086
+	"$pp" capture replay threads.cap --lib libzstd.so.1 $how --format json -o t.json 2>t.err ||
+		fail "threads $how: $(cat t.err)"
+	python3 -c "
+import json, sys
+d = json.load(open('t.json'))
+c = {f['function']: f['calls'] for f in d['functions']}
+sys.exit(not (d['divergences'] == 0 and c.get('ZSTD_compressCCtx') == 100 and c.get('ZSTD_decompressDCtx') == 100 and c.get('ZSTD_createCCtx') == 2))" ||
+		fail "threads $how: $(cat t.json)"
+done
 
 # a changed output byte: named, exit 3
 python3 -c "

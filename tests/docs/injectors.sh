@@ -16,8 +16,11 @@ for inj in $vias; do
 	grep -q "\"$inj\"" "$src/runtime/names.c" || { echo "FAIL: $inj: no name in runtime/names.c"; fails=$((fails + 1)); }
 	[ -d "$src/frontends/$inj" ] || { echo "FAIL: $inj: no frontends/$inj"; fails=$((fails + 1)); }
 	grep -Eq "^$inj +\|" "$src/frontends/recipes.txt" || { echo "FAIL: $inj: no recipe in frontends/recipes.txt"; fails=$((fails + 1)); }
-	[ -f "$build/meson-uninstalled/pathprof-$inj-uninstalled.pc" ] ||
-		{ echo "FAIL: $inj: no pkg-config module generated"; fails=$((fails + 1)); }
+	# generated for every injector this build has (its archive exists)
+	if [ -f "$build/frontends/$inj/libpathprof-$inj.a" ]; then
+		[ -f "$build/meson-uninstalled/pathprof-$inj-uninstalled.pc" ] ||
+			{ echo "FAIL: $inj: no pkg-config module generated"; fails=$((fails + 1)); }
+	fi
 	grep -q "_pp_injector($inj " "$build/cmake/pathprofConfig.cmake" ||
 		{ echo "FAIL: $inj: no CMake target generated"; fails=$((fails + 1)); }
 	for f in tools/pathprof-cc tests/common/fe_build.sh verify/verify.sh bench/overhead.py README.md; do

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <ffi.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,13 @@ typedef struct rp {
 	uint64_t diverged;
 	int keep_going;
 	char why[512]; /* a replay that cannot go on (not a difference) */
+	/* threads: one replay thread per recorded thread; the handles, the
+	 * times and the messages are shared under lock, and a thread that
+	 * needs a handle another has yet to create waits for it */
+	int threaded, stop;
+	int running, waiting;
+	pthread_mutex_t lock;
+	pthread_cond_t bound;
 } rp_t;
 
 static ffi_type *ffi_of(int kind, uint32_t size)
@@ -110,9 +118,13 @@ static int diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
+	pthread_mutex_lock(&r->lock);
 	r->diverged++;
-	cli_error("capture replay: call %llu (thread %llu, %s): %s", (unsigned long long)r->rd.calls,
+	cli_error("capture replay: call %llu (thread %llu, %s): %s", (unsigned long long)c->seq,
 		  (unsigned long long)c->tid, fn, what);
+	if (!r->keep_going)
+		r->stop = 1;
+	pthread_mutex_unlock(&r->lock);
 	return r->keep_going ? 0 : 3;
 }
 
@@ -142,13 +154,33 @@ static int bind_handle(rp_t *r, const pp__cap_rec_t *c, const char *fn, uint64_t
 		return ptr ? diverge(r, c, fn, "%s: NULL recorded, %p replayed", what, ptr) : 0;
 	if (!ptr)
 		return diverge(r, c, fn, "%s: handle %llu recorded, NULL replayed", what, (unsigned long long)id);
-	if (handle_slot(r, id) != 0) {
+	pthread_mutex_lock(&r->lock);
+	int rc = handle_slot(r, id);
+	if (rc == 0)
+		r->handles[id] = ptr;
+	else
 		snprintf(r->why, sizeof r->why, "%s: a handle id too large (%llu)", r->rd.path,
 			 (unsigned long long)id);
-		return -1;
+	pthread_cond_broadcast(&r->bound);
+	pthread_mutex_unlock(&r->lock);
+	return rc;
+}
+
+/* This run's pointer for the recorded handle id, or NULL when there is
+ * none. Replaying threads, one may wait for another to create it; when
+ * every thread still running waits, none ever will. */
+static void *handle_of(rp_t *r, uint64_t id)
+{
+	pthread_mutex_lock(&r->lock);
+	while (!(id < r->nhandles && r->handles[id]) && r->threaded && !r->stop &&
+	       r->waiting + 1 < r->running) {
+		r->waiting++;
+		pthread_cond_wait(&r->bound, &r->lock);
+		r->waiting--;
 	}
-	r->handles[id] = ptr;
-	return 0;
+	void *p = id < r->nhandles ? r->handles[id] : NULL;
+	pthread_mutex_unlock(&r->lock);
+	return p;
 }
 
 static int is_int(int k)
@@ -215,14 +247,16 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			v[i].p = bufs[i];
 			break;
 		case PP_CAP_HANDLE: case PP_CAP_HANDLE_FREE:
-			if (x->u && (x->u >= r->nhandles || !r->handles[x->u])) {
+			v[i].p = x->u ? handle_of(r, x->u) : NULL;
+			if (x->u && !v[i].p) {
+				pthread_mutex_lock(&r->lock);
 				snprintf(r->why, sizeof r->why, "%s: call %llu (%s) uses handle %llu, which no "
 					 "replayed call returned or which was freed", r->rd.path,
-					 (unsigned long long)r->rd.calls, fn, (unsigned long long)x->u);
+					 (unsigned long long)c->seq, fn, (unsigned long long)x->u);
+				pthread_mutex_unlock(&r->lock);
 				rc = -1;
 				goto done;
 			}
-			v[i].p = x->u ? r->handles[x->u] : NULL;
 			if (s->kind[i] == PP_CAP_HANDLE_FREE && x->u)
 				freed[nfreed++] = x->u;
 			break;
@@ -241,7 +275,7 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			caps[i] = length(s, s->aux[i], c, 0);
 			if (caps[i] > (1u << 30)) {
 				snprintf(r->why, sizeof r->why, "%s: call %llu (%s): an out buffer of more than 1 GiB",
-					 r->rd.path, (unsigned long long)r->rd.calls, fn);
+					 r->rd.path, (unsigned long long)c->seq, fn);
 				rc = -1;
 				goto done;
 			}
@@ -254,18 +288,22 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ffi_call(&f->cif, FFI_FN(f->addr), &ret, argp);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_mutex_lock(&r->lock);
 	f->calls++;
 	if (f->timed) {
 		if (f->nns == f->capns) {
 			size_t n = f->capns ? f->capns * 2 : 256;
 			uint64_t *g = realloc(f->ns, n * sizeof *g);
-			if (!g)
+			if (!g) {
+				pthread_mutex_unlock(&r->lock);
 				goto oom;
+			}
 			f->ns = g;
 			f->capns = n;
 		}
 		f->ns[f->nns++] = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
 	}
+	pthread_mutex_unlock(&r->lock);
 	/* the return value */
 	uint64_t got = 0;
 	switch (s->ret) {
@@ -316,8 +354,10 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 					     n == o->len ? ", not the same bytes" : "");
 		}
 	}
+	pthread_mutex_lock(&r->lock);
 	for (int i = 0; i < nfreed; i++)
 		r->handles[freed[i]] = NULL;
+	pthread_mutex_unlock(&r->lock);
 done:
 	for (int i = 0; i < s->nparams; i++)
 		free(bufs[i]);
@@ -352,7 +392,8 @@ static void print_table(FILE *o, rp_t *r, size_t nfns, int json, const char *lib
 	for (size_t i = 0; i < nfns; i++) {
 		rfn_t *f = r->fns[i];
 		uint64_t sum = 0;
-		qsort(f->ns, f->nns, sizeof *f->ns, by_u64);
+		if (f->nns) /* qsort's pointer must not be NULL, even for 0 elements */
+			qsort(f->ns, f->nns, sizeof *f->ns, by_u64);
 		for (size_t k = 0; k < f->nns; k++)
 			sum += f->ns[k];
 		if (f->timed) {
@@ -384,12 +425,130 @@ static void print_table(FILE *o, rp_t *r, size_t nfns, int json, const char *lib
 		fprintf(o, "%-32s %10llu %14llu\n", "TOTAL", (unsigned long long)tcalls, (unsigned long long)tns);
 }
 
+/* Where a call's record starts, its thread, and its place in the trace. */
+typedef struct call_at {
+	size_t pos;
+	uint64_t tid;
+	size_t order;
+} call_at_t;
+
+static int by_thread(const void *a, const void *b)
+{
+	const call_at_t *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const call_at_t *x = a, *y = b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Replay the n calls at ats, in that order, with a reader of its own. */
+static int replay_list(rp_t *r, const call_at_t *ats, size_t n)
+{
+	pp__cap_reader_t rd = r->rd; /* shares the functions, not the cursor */
+	pp__cap_rec_t rec;
+	rd.ended = 0;
+	for (size_t i = 0; i < n; i++) {
+		pthread_mutex_lock(&r->lock);
+		int stop = r->stop;
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			return 3;
+		rd.pos = ats[i].pos;
+		if (pp__cap_next(&rd, &rec) != PP_CAP_CALL)
+			return CLI_FAIL; /* read whole once: cannot happen */
+		int rc = replay_call(r, r->fns[rec.fn - 1], &rec);
+		if (rc < 0) {
+			pthread_mutex_lock(&r->lock);
+			r->stop = 1;
+			cli_error("capture replay: %s (%llu calls replayed)", r->why[0] ? r->why : "out of memory",
+				  (unsigned long long)r->replayed);
+			pthread_mutex_unlock(&r->lock);
+			return CLI_FAIL;
+		}
+		pthread_mutex_lock(&r->lock);
+		r->replayed++;
+		pthread_mutex_unlock(&r->lock);
+		if (rc == 3)
+			return 3;
+	}
+	return CLI_OK;
+}
+
+typedef struct job {
+	rp_t *r;
+	const call_at_t *ats;
+	size_t n;
+	int status;
+} job_t;
+
+static void *replay_thread(void *arg)
+{
+	job_t *j = arg;
+	j->status = replay_list(j->r, j->ats, j->n);
+	pthread_mutex_lock(&j->r->lock);
+	j->r->running--;
+	pthread_cond_broadcast(&j->r->bound);
+	pthread_mutex_unlock(&j->r->lock);
+	return NULL;
+}
+
+/* One replay thread per recorded thread (ats grouped by thread), each in
+ * its own order. The worst status wins: a failure, then a difference. */
+static int replay_threads(rp_t *r, const call_at_t *ats, size_t n)
+{
+	size_t ngroups = 0;
+	for (size_t i = 0; i < n; i++)
+		ngroups += !i || ats[i].tid != ats[i - 1].tid;
+	job_t *jobs = calloc(ngroups, sizeof *jobs);
+	pthread_t *th = calloc(ngroups, sizeof *th);
+	if (!jobs || !th) {
+		free(jobs), free(th);
+		cli_error("capture replay: out of memory");
+		return CLI_FAIL;
+	}
+	size_t g = 0;
+	for (size_t i = 0; i < n; g++) {
+		size_t k = i;
+		while (k < n && ats[k].tid == ats[i].tid)
+			k++;
+		jobs[g] = (job_t){ r, ats + i, k - i, CLI_OK };
+		i = k;
+	}
+	r->running = (int)ngroups;
+	r->waiting = 0;
+	size_t started = 0;
+	for (; started < ngroups; started++)
+		if (pthread_create(&th[started], NULL, replay_thread, &jobs[started]) != 0)
+			break;
+	if (started < ngroups) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = 1;
+		r->running -= (int)(ngroups - started);
+		pthread_cond_broadcast(&r->bound);
+		pthread_mutex_unlock(&r->lock);
+	}
+	int status = started < ngroups ? CLI_FAIL : CLI_OK;
+	for (size_t i = 0; i < started; i++) {
+		pthread_join(th[i], NULL);
+		if (jobs[i].status == CLI_FAIL || (jobs[i].status == 3 && status == CLI_OK))
+			status = jobs[i].status;
+	}
+	free(jobs);
+	free(th);
+	return status;
+}
+
 static const char help_text[] =
 	"usage: pathprof capture replay TRACE --lib LIBRARY.so [options]\n"
 	"\n"
 	"Make the calls a program made into a library, recorded in TRACE\n"
 	"(PATHPROF_CAPTURE with a shim of 'pathprof capture gen'), again against\n"
-	"LIBRARY, in the recorded order, and check every return value and out\n"
+	"LIBRARY, each thread's calls in its recorded order, and check every return value and out\n"
 	"parameter against the recording. Prints, per function, its calls and\n"
 	"(for the functions --time selects) the time of its calls: total, mean,\n"
 	"p50, p99 in ns, and a TOTAL.\n"
@@ -399,6 +558,8 @@ static const char help_text[] =
 	"  --time GLOBS     the functions to time (default: all)\n"
 	"  --repeat N       replay the whole trace N times (default 1)\n"
 	"  --keep-going     count differences instead of stopping at the first\n"
+	"  --serial         one thread, in the recorded global order (default: one\n"
+	"                   replay thread per recorded thread, each in its order)\n"
 	"  --format FMT     'text' (default) or 'json'\n"
 	"  -o, --output F   write the table to F\n"
 	"  -h, --help       show this help\n"
@@ -414,11 +575,12 @@ int cmd_capture_replay(int argc, char **argv)
 		{ "lib", required_argument, NULL, 'l' },    { "time", required_argument, NULL, 't' },
 		{ "repeat", required_argument, NULL, 'r' }, { "keep-going", no_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "serial", no_argument, NULL, 's' },       { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *libpath = NULL, *times = "*", *outpath = NULL;
 	uint64_t repeat = 1;
-	int json = 0, keep = 0, c;
+	int json = 0, keep = 0, serial = 0, c;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -430,6 +592,7 @@ int cmd_capture_replay(int argc, char **argv)
 				return CLI_USAGE;
 			break;
 		case 'k': keep = 1; break;
+		case 's': serial = 1; break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
 				cli_error("capture replay: --format: '%s' is not 'text' or 'json'", optarg);
@@ -464,45 +627,68 @@ int cmd_capture_replay(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	rp_t r = { .keep_going = keep };
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.bound, NULL);
 	pp__cap_open(&r.rd, path, in.data, in.size);
 	pp__cap_rec_t rec;
 	int status = CLI_OK;
+	/* The index: the functions (resolved in the library), and where each
+	 * call starts and its thread; a damaged or cut end is said after the
+	 * calls before it are replayed. */
+	call_at_t *ats = NULL;
+	size_t nats = 0, cap = 0;
+	int t;
+	for (size_t at = r.rd.pos; (t = pp__cap_next(&r.rd, &rec)) > 0; at = r.rd.pos) {
+		if (t == PP_CAP_FUNC && add_func(&r, lib, times) != 0) {
+			cli_error("capture replay: %s", r.why[0] ? r.why : "out of memory");
+			status = CLI_FAIL;
+			break;
+		}
+		if (t != PP_CAP_CALL)
+			continue;
+		if (nats == cap) {
+			cap = cap ? 2 * cap : 1024;
+			call_at_t *g = realloc(ats, cap * sizeof *g);
+			if (!g) {
+				cli_error("capture replay: out of memory");
+				status = CLI_FAIL;
+				break;
+			}
+			ats = g;
+		}
+		ats[nats++] = (call_at_t){ at, rec.tid, nats };
+	}
+	char end_msg[700] = "";
+	if (status == CLI_OK && t < 0 && r.rd.cut)
+		snprintf(end_msg, sizeof end_msg, "%s: cut inside the record after call %llu (the program did "
+			 "not finish writing it); the calls before it were replayed", path,
+			 (unsigned long long)nats);
+	else if (status == CLI_OK && t < 0)
+		snprintf(end_msg, sizeof end_msg, "%s (the %llu calls before it were replayed)", r.rd.why,
+			 (unsigned long long)nats);
+	else if (status == CLI_OK && !r.rd.ended)
+		snprintf(end_msg, sizeof end_msg, "%s: cut after call %llu (no END record: the program did "
+			 "not exit normally); the calls before it were replayed", path, (unsigned long long)nats);
+	/* one replay thread per recorded thread, unless --serial or only one */
+	if (nats)
+		qsort(ats, nats, sizeof *ats, by_thread);
+	size_t nthreads = 0;
+	for (size_t i = 0; i < nats; i++)
+		nthreads += !i || ats[i].tid != ats[i - 1].tid;
+	r.threaded = nthreads > 1 && !serial;
+	if (!r.threaded && nats)
+		qsort(ats, nats, sizeof *ats, by_order);
 	for (uint64_t pass = 0; pass < repeat && status == CLI_OK; pass++) {
-		pp__cap_rewind(&r.rd);
 		for (size_t i = 0; i < r.nhandles; i++)
 			r.handles[i] = NULL;
-		int t;
-		while ((t = pp__cap_next(&r.rd, &rec)) > 0 && status == CLI_OK) {
-			int rc = 0;
-			if (t == PP_CAP_FUNC && pass == 0)
-				rc = add_func(&r, lib, times);
-			else if (t == PP_CAP_CALL && (rc = replay_call(&r, r.fns[rec.fn - 1], &rec)) >= 0)
-				r.replayed++;
-			if (rc < 0) {
-				cli_error("capture replay: %s (%llu calls replayed)",
-					  r.why[0] ? r.why : "out of memory", (unsigned long long)r.replayed);
-				status = CLI_FAIL;
-			} else if (rc == 3) {
-				status = 3;
-			}
-		}
-		if (status != CLI_OK)
-			break;
-		if (t < 0 && r.rd.cut) {
-			cli_error("capture replay: %s: cut inside the record after call %llu (the program did "
-				  "not finish writing it); the calls before it were replayed", path,
-				  (unsigned long long)r.rd.calls);
-			status = CLI_FAIL;
-		} else if (t < 0) {
-			cli_error("capture replay: %s (%llu calls replayed)", r.rd.why, (unsigned long long)r.rd.calls);
-			status = CLI_FAIL;
-		} else if (!r.rd.ended) {
-			cli_error("capture replay: %s: cut after call %llu (no END record: the program did not "
-				  "exit normally); the calls before it were replayed", path,
-				  (unsigned long long)r.rd.calls);
-			status = CLI_FAIL;
-		}
+		r.stop = 0;
+		status = r.threaded ? replay_threads(&r, ats, nats) : replay_list(&r, ats, nats);
 	}
+	if (status == CLI_OK && end_msg[0]) {
+		cli_error("capture replay: %s", end_msg);
+		status = CLI_FAIL;
+	}
+	free(ats);
 	size_t nfns = r.nf;
 	FILE *o = cli_output_open(outpath);
 	if (o) {
