@@ -1,4 +1,4 @@
-/* The flat view: one line per function, the answer to "where does the time
+/* The flat view's table: one line per function, the answer to "where does the time
  * go?" in one screen (gprof's flat profile, `pprof -top`). A function's
  * self time is the sum of its nodes' self times over every calling context;
  * its inclusive time sums the contexts where it is not already open further
@@ -77,15 +77,4 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 	}
 	free(rows);
 	return 0;
-}
-
-int pp__report_flat(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
-{
-	pp__report_text_header(out, p);
-	if (!p->nnodes) {
-		fputs("\nno timed node: the flat view needs a timed profile (PATHPROF_TIMING=on, "
-		      "'pathprof run')\n", out);
-		return 0;
-	}
-	return pp__report_flat_table(out, p, o->top);
 }

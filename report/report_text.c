@@ -353,3 +353,15 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	pp__map_free(&shown);
 	return p->noffcpu ? pp__report_offcpu_text(out, p) : 0;
 }
+
+/* --format flat: the header, then the functions (report_flat.c). */
+int pp__report_flat(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
+{
+	pp__report_text_header(out, p);
+	if (!p->nnodes) {
+		fputs("\nno timed node: the flat view needs a timed profile (PATHPROF_TIMING=on, "
+		      "'pathprof run')\n", out);
+		return 0;
+	}
+	return pp__report_flat_table(out, p, o->top);
+}
