@@ -99,6 +99,7 @@ void pp__profile_free(pp_profile_t *p)
 	free(p->service);
 	free(p->host);
 	free(p->build_id);
+	free(p->selection);
 	for (uint32_t i = 0; p->names && i < p->nnames; i++) {
 		free(p->names[i].name);
 		free(p->names[i].file);

@@ -114,6 +114,10 @@ typedef struct pp_profile {
 	 * has_cpu 0: not recorded. */
 	uint32_t has_cpu;
 	uint64_t cpu_ns, nvcsw, nivcsw;
+	/* The function selections the process ran under (section SELECT:
+	 * "PATHPROF_ROOT=...; PATHPROF_FUNCTIONS=..."), NULL when none, ""
+	 * when merged profiles ran under different ones. */
+	char *selection;
 	/* Set by pp__profile_compensate() (the tool, never in a file): the
 	 * times have had the gate's cost taken out; gate_removed ticks in all. */
 	uint32_t compensated;

@@ -186,6 +186,11 @@ static void body_gatecost(struct out *o, const struct wctx *w)
 	put_u64(o, out);
 }
 
+static void body_select(struct out *o, const struct wctx *w)
+{
+	put_str(o, w->p->selection);
+}
+
 static void body_cpu(struct out *o, const struct wctx *w)
 {
 	put_u64(o, w->p->cpu_ns);
@@ -236,6 +241,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_GATECOST, 0, body_gatecost, w);
 	if (w->p->has_cpu)
 		section(o, SEC_CPU, 0, body_cpu, w);
+	if (w->p->selection)
+		section(o, SEC_SELECT, 0, body_select, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

@@ -41,6 +41,7 @@ enum pp_trace_op {
 	PP_EV_PROCESS = 20, /* service, host, build id of a profile dumped live */
 	PP_EV_GATECOST = 21, /* the gate's cost it measured (bits of two doubles) */
 	PP_EV_CPU = 22,      /* CPU ns, voluntary and involuntary switches at the dump */
+	PP_EV_SELECT = 23,   /* the function selections it ran under */
 };
 
 #endif

@@ -59,6 +59,16 @@ static int merge_field(char **dst, const char *src)
 	return (*dst = strdup("")) ? 0 : -1;
 }
 
+/* The selection: kept where every input ran under the same one (or none),
+ * "" where they differ. */
+static int merge_selection(char **dst, const char *src)
+{
+	if ((!*dst && !src) || (*dst && src && !strcmp(*dst, src)))
+		return 0;
+	free(*dst);
+	return (*dst = strdup("")) ? 0 : -1;
+}
+
 static int merge_process(pp_profile_t *dst, const pp_profile_t *src)
 {
 	return merge_field(&dst->service, src->service) || merge_field(&dst->host, src->host) ||
@@ -79,6 +89,8 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		if (src->service && (!(dst->service = strdup(src->service)) ||
 				     !(dst->host = dup_or_empty(src->host)) ||
 				     !(dst->build_id = dup_or_empty(src->build_id))))
+			return -1;
+		if (src->selection && !(dst->selection = strdup(src->selection)))
 			return -1;
 		dst->pid = src->pid;
 		dst->start_ns = src->start_ns;
@@ -127,7 +139,7 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 	}
 	if (dst->pid != src->pid)
 		dst->pid = 0;
-	if (merge_process(dst, src) != 0)
+	if (merge_process(dst, src) != 0 || merge_selection(&dst->selection, src->selection) != 0)
 		return -1;
 	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;

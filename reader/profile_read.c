@@ -275,6 +275,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_OFFCPU: return "OFFCPU";
 	case SEC_GATECOST: return "GATECOST";
 	case SEC_CPU: return "CPU";
+	case SEC_SELECT: return "SELECT";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -302,7 +303,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 	p->version = version;
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
-	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0;
+	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0, seen_select = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -337,7 +338,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_PROCESS ? &seen_process
 			  : type == SEC_OFFCPU ? &seen_offcpu
 			  : type == SEC_GATECOST ? &seen_gatecost
-			  : type == SEC_CPU ? &seen_cpu : NULL;
+			  : type == SEC_CPU ? &seen_cpu
+			  : type == SEC_SELECT ? &seen_select : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -389,6 +391,9 @@ static int parse(struct rd *r, pp_profile_t *p)
 					    pos, p->gate_in, p->gate_out);
 			break;
 		}
+		case SEC_SELECT:
+			p->selection = get_str(r);
+			break;
 		case SEC_CPU:
 			p->has_cpu = 1;
 			p->cpu_ns = get_u64(r);

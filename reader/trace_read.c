@@ -228,6 +228,12 @@ static int process_chunk(pp_trace_t *tr, const uint8_t *p, const uint8_t *end,
 			m->service = s[0];
 			m->host = s[1];
 			m->build_id = s[2];
+		} else if (op == PP_EV_SELECT) {
+			char *s = NULL;
+			if (get_str(&p, end, &s) != 0)
+				return -1;
+			free(tr->meta.selection);
+			tr->meta.selection = s;
 		} else if (op == PP_EV_CPU) {
 			for (int i = 0; i < 3; i++)
 				if (get_var(&p, end, &v[i]) != 0)
@@ -467,6 +473,7 @@ void pp__trace_free(pp_trace_t *tr)
 	free(tr->meta.service);
 	free(tr->meta.host);
 	free(tr->meta.build_id);
+	free(tr->meta.selection);
 	if (tr->input)
 		pp__input_close(tr->input);
 	free(tr->input);

@@ -193,6 +193,11 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	fputs("\"gated_ns\": ", out);
 	pp__report_json_num(out, pp__ticks_ns(p, pp__profile_gated_ticks(p)), 3);
 	fputs(",\n  ", out);
+	if (p->selection) {
+		fputs("\"function_selection\": ", out);
+		pp__report_json_str(out, p->selection);
+		fputs(",\n  ", out);
+	}
 	if (p->has_cpu)
 		fprintf(out, "\"cpu\": {\"cpu_ns\": %llu, \"preemptions\": %llu, \"blocks\": %llu},\n  ",
 			(unsigned long long)p->cpu_ns, (unsigned long long)p->nivcsw,

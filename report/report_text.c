@@ -244,6 +244,8 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 		gate_cost_line(out, p);
 	}
 	cpu_line(out, p);
+	if (p->selection)
+		fprintf(out, "  selection  %s\n", *p->selection ? p->selection : "(differs between merged profiles)");
 	/* An empty profile is never what was meant: say the usual causes. */
 	if (!p->npaths && !p->nnodes && !p->events && !p->records && !p->unprofiled_frames)
 		fputs("  note       no gate ran: nothing was counted (an XRay build not armed\n"

@@ -202,6 +202,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->ticks_per_ns = pp__clock_ticks_per_ns();
 	p->timing = pp__mode.timing;
 	p->sample_n = pp__mode.sample_n;
+	p->selection = pp__select_describe();
 	p->gate_in = pp__g.gate_in;
 	p->gate_out = pp__g.gate_out;
 	/* the process's CPU time and switches, when this is the process (a

@@ -598,6 +598,12 @@ void pp__trace_dumped(const pp_profile_t *pr)
 			p = put_str(p, pr->build_id);
 			done(&proc, p);
 		}
+		if (pr->selection) {
+			p = room(&proc, STRING_MAX + 16);
+			*p++ = PP_EV_SELECT;
+			p = put_str(p, pr->selection);
+			done(&proc, p);
+		}
 		if (pr->has_cpu) {
 			p = room(&proc, 40);
 			*p++ = PP_EV_CPU;

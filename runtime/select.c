@@ -167,6 +167,19 @@ void pp__select_env_load(void)
 		pp__select_set(PP__SEL_FUNCTIONS, s, "PATHPROF_FUNCTIONS");
 }
 
+char *pp__select_describe(void)
+{
+	char *s = NULL;
+	pthread_mutex_lock(&select_lock);
+	const char *r = lists[PP__SEL_ROOTS], *f = lists[PP__SEL_FUNCTIONS];
+	if ((r || f) && asprintf(&s, "%s%s%s%s%s%s%s", r ? set_by[PP__SEL_ROOTS] : "", r ? "=" : "", r ? r : "",
+				 r && f ? "; " : "", f ? set_by[PP__SEL_FUNCTIONS] : "", f ? "=" : "",
+				 f ? f : "") < 0)
+		s = NULL;
+	pthread_mutex_unlock(&select_lock);
+	return s;
+}
+
 void pp__select_report(void)
 {
 	pthread_mutex_lock(&select_lock);

@@ -69,6 +69,11 @@ void pp__select_env_load(void);
 /* At exit: one line for each selection that matched no function that ran. */
 void pp__select_report(void);
 
+/* The selections in force as the profile records them ("PATHPROF_ROOT=a*;
+ * PATHPROF_FUNCTIONS=..."; how each was given, then its list), malloc'd;
+ * NULL when there is none. */
+char *pp__select_describe(void);
+
 /* Set one selection (PP__SEL_ROOTS or PP__SEL_FUNCTIONS) from a glob list,
  * NULL or "" to clear it; forgets every class already found. 0, or -1 with
  * one warning for a malformed list (the selection is then unchanged). */

@@ -318,6 +318,10 @@ static int meta_from_trace(pp_profile_t *p, const pp_trace_t *tr)
 	p->timing = tr->has_meta ? m->timing : 0;
 	p->sample_n = tr->has_meta ? m->sample_n : 0;
 	p->gate_in = tr->has_meta ? m->gate_in : 0;
+	free(p->selection);
+	p->selection = NULL;
+	if (tr->has_meta && m->selection && !(p->selection = strdup(m->selection)))
+		return -1;
 	p->has_cpu = tr->has_meta && m->has_cpu;
 	p->cpu_ns = m->cpu_ns;
 	p->nvcsw = m->nvcsw;
