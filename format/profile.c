@@ -100,6 +100,7 @@ void pp__profile_free(pp_profile_t *p)
 	free(p->host);
 	free(p->build_id);
 	free(p->selection);
+	free(p->roots);
 	for (uint32_t i = 0; p->names && i < p->nnames; i++) {
 		free(p->names[i].name);
 		free(p->names[i].file);

@@ -118,6 +118,8 @@ typedef struct pp_profile {
 	 * "PATHPROF_ROOT=...; PATHPROF_FUNCTIONS=..."), NULL when none, ""
 	 * when merged profiles ran under different ones. */
 	char *selection;
+	char *roots;            /* ... the root list alone, for replay; NULL: none */
+	uint64_t outside_roots; /* gate entries outside every root (not events) */
 	/* Set by pp__profile_compensate() (the tool, never in a file): the
 	 * times have had the gate's cost taken out; gate_removed ticks in all. */
 	uint32_t compensated;

@@ -189,6 +189,8 @@ static void body_gatecost(struct out *o, const struct wctx *w)
 static void body_select(struct out *o, const struct wctx *w)
 {
 	put_str(o, w->p->selection);
+	put_str(o, w->p->roots);
+	put_u64(o, w->p->outside_roots);
 }
 
 static void body_cpu(struct out *o, const struct wctx *w)

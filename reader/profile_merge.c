@@ -90,8 +90,10 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 				     !(dst->host = dup_or_empty(src->host)) ||
 				     !(dst->build_id = dup_or_empty(src->build_id))))
 			return -1;
-		if (src->selection && !(dst->selection = strdup(src->selection)))
+		if ((src->selection && !(dst->selection = strdup(src->selection))) ||
+		    (src->roots && !(dst->roots = strdup(src->roots))))
 			return -1;
+		dst->outside_roots = src->outside_roots;
 		dst->pid = src->pid;
 		dst->start_ns = src->start_ns;
 		dst->end_ns = src->end_ns;
@@ -139,7 +141,8 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 	}
 	if (dst->pid != src->pid)
 		dst->pid = 0;
-	if (merge_process(dst, src) != 0 || merge_selection(&dst->selection, src->selection) != 0)
+	if (merge_process(dst, src) != 0 || merge_selection(&dst->selection, src->selection) != 0 ||
+	    merge_selection(&dst->roots, src->roots) != 0 || add_u64(&dst->outside_roots, src->outside_roots) != 0)
 		return -1;
 	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;

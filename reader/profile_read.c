@@ -393,6 +393,12 @@ static int parse(struct rd *r, pp_profile_t *p)
 		}
 		case SEC_SELECT:
 			p->selection = get_str(r);
+			p->roots = get_str(r);
+			p->outside_roots = get_u64(r);
+			if (p->roots && !*p->roots) {
+				free(p->roots);
+				p->roots = NULL;
+			}
 			break;
 		case SEC_CPU:
 			p->has_cpu = 1;

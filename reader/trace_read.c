@@ -229,11 +229,19 @@ static int process_chunk(pp_trace_t *tr, const uint8_t *p, const uint8_t *end,
 			m->host = s[1];
 			m->build_id = s[2];
 		} else if (op == PP_EV_SELECT) {
-			char *s = NULL;
+			char *s = NULL, *roots = NULL;
 			if (get_str(&p, end, &s) != 0)
 				return -1;
+			if (get_str(&p, end, &roots) != 0) {
+				free(s);
+				return -1;
+			}
 			free(tr->meta.selection);
+			free(tr->meta.roots);
 			tr->meta.selection = s;
+			tr->meta.roots = *roots ? roots : NULL;
+			if (!*roots)
+				free(roots);
 		} else if (op == PP_EV_CPU) {
 			for (int i = 0; i < 3; i++)
 				if (get_var(&p, end, &v[i]) != 0)
@@ -474,6 +482,7 @@ void pp__trace_free(pp_trace_t *tr)
 	free(tr->meta.host);
 	free(tr->meta.build_id);
 	free(tr->meta.selection);
+	free(tr->meta.roots);
 	if (tr->input)
 		pp__input_close(tr->input);
 	free(tr->input);

@@ -197,6 +197,8 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		fputs("\"function_selection\": ", out);
 		pp__report_json_str(out, p->selection);
 		fputs(",\n  ", out);
+		if (p->roots)
+			json_u64(out, "outside_roots", p->outside_roots, ",\n  ");
 	}
 	if (p->has_cpu)
 		fprintf(out, "\"cpu\": {\"cpu_ns\": %llu, \"preemptions\": %llu, \"blocks\": %llu},\n  ",

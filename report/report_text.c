@@ -246,6 +246,9 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 	cpu_line(out, p);
 	if (p->selection)
 		fprintf(out, "  selection  %s\n", *p->selection ? p->selection : "(differs between merged profiles)");
+	if (p->roots)
+		fprintf(out, "  outside    %llu gate entries outside every root (not events: with a root "
+			     "selection, events are the roots' entries)\n", (unsigned long long)p->outside_roots);
 	/* An empty profile is never what was meant: say the usual causes. */
 	if (!p->npaths && !p->nnodes && !p->events && !p->records && !p->unprofiled_frames)
 		fputs("  note       no gate ran: nothing was counted (an XRay build not armed\n"

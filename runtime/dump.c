@@ -203,6 +203,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->timing = pp__mode.timing;
 	p->sample_n = pp__mode.sample_n;
 	p->selection = pp__select_describe();
+	p->roots = pp__select_roots();
 	p->gate_in = pp__g.gate_in;
 	p->gate_out = pp__g.gate_out;
 	/* the process's CPU time and switches, when this is the process (a
@@ -227,6 +228,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->drops_table += s->drops_table;
 		p->drops_depth += s->drops_depth;
 		p->unmatched += s->unmatched;
+		p->outside_roots += s->outside_roots;
 		p->drops_time += s->drops_time;
 		p->drops_signal += s->drops_signal;
 		for (pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q && rc == 0;

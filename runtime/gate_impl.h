@@ -49,6 +49,18 @@ static inline uint32_t pp__decide_timing(pp__tls_t *t)
 	return 1;
 }
 
+/* Under a root selection (PATHPROF_ROOT) events are the roots' entries:
+ * a gate entered outside every root, which the push counted as an event
+ * (events was e0 before it), is counted apart. Also applied by replay. */
+static inline void pp__outside_root(pp__tls_t *t, uint64_t e0)
+{
+	pp__slab_t *s = pp__slab_of(t);
+	if (s && s->pub.events != e0) {
+		s->pub.events = e0;
+		s->outside_roots++;
+	}
+}
+
 /* gate_resync.c */
 void pp__skip_frame(pp__tls_t *t, uint64_t sp);
 void pp__drop_dead_excess(pp__tls_t *t, uint64_t sp);

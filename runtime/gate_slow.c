@@ -23,7 +23,7 @@ static int select_entry(pp__tls_t *t, int fe, uint64_t key)
 	if (c == PP__KEY_SKIP)
 		return 1;
 	if (c != PP__KEY_ROOT)
-		return 0;
+		return (pp__selecting & PP__SEL_ROOTS) ? 2 : 0; /* 2: a gate outside every root */
 	/* The seed hash: this gate starts an event anyway (depth 0, or the
 	 * first gate of a signal handler's event). */
 	if (t->hash == PP__SEED && !t->excess)
@@ -62,7 +62,10 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 		if (pp__key_class_seen(efe, key) == PP__KEY_PLAIN &&
 		    (!PP__RESYNC(efe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
 			/* code built with -DPP_NO_TIMING never times its events */
+			uint64_t e0 = t->slab->events;
 			pp__push_frame(t, v, key, efe, sp, ra, !(fe & PP__FE_UNTIMED));
+			if (pp__selecting & PP__SEL_ROOTS)
+				pp__outside_root(t, e0); /* a plain key: never a root */
 			return;
 		}
 	}
@@ -77,7 +80,9 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
-		if (PP_UNLIKELY(pp__selecting) && select_entry(t, fe, key)) {
+		int sel = PP_UNLIKELY(pp__selecting) ? select_entry(t, fe, key) : 0;
+		uint64_t e0 = t->slab->events;
+		if (sel == 1) {
 			/* not a gate */
 		} else if (t->trace) {
 			pp__traced_enter(t, key, fe);
@@ -89,6 +94,8 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 			else
 				pp__enter_checked(t, key, fe | untimed, sp, ra);
 		}
+		if (sel == 2)
+			pp__outside_root(t, e0);
 	} else if (t->state == PP__ST_NEW) {
 		t->state = PP__ST_REGISTERING;
 		if (pp__thread_start(t, fe) == 0) {
@@ -98,12 +105,16 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 			if (pp__trace_armed)
 				pp__trace_attach(t, fe);
 			pp__set_limits(t);
-			if (PP_UNLIKELY(pp__selecting) && select_entry(t, fe, key))
+			int sel = PP_UNLIKELY(pp__selecting) ? select_entry(t, fe, key) : 0;
+			uint64_t e0 = t->slab->events;
+			if (sel == 1)
 				; /* not a gate */
 			else if (t->trace)
 				pp__traced_enter(t, key, fe);
 			else
 				pp__enter_checked(t, key, fe | untimed, sp, ra);
+			if (sel == 2)
+				pp__outside_root(t, e0);
 		} else {
 			t->state = PP__ST_DEAD;
 			__atomic_fetch_add(&pp__g.unprofiled_threads, 1, __ATOMIC_RELAXED);

@@ -599,9 +599,10 @@ void pp__trace_dumped(const pp_profile_t *pr)
 			done(&proc, p);
 		}
 		if (pr->selection) {
-			p = room(&proc, STRING_MAX + 16);
+			p = room(&proc, 2 * STRING_MAX + 16);
 			*p++ = PP_EV_SELECT;
 			p = put_str(p, pr->selection);
+			p = put_str(p, pr->roots ? pr->roots : "");
 			done(&proc, p);
 		}
 		if (pr->has_cpu) {

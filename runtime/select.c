@@ -180,6 +180,14 @@ char *pp__select_describe(void)
 	return s;
 }
 
+char *pp__select_roots(void)
+{
+	pthread_mutex_lock(&select_lock);
+	char *s = lists[PP__SEL_ROOTS] ? strdup(lists[PP__SEL_ROOTS]) : NULL;
+	pthread_mutex_unlock(&select_lock);
+	return s;
+}
+
 void pp__select_report(void)
 {
 	pthread_mutex_lock(&select_lock);

@@ -73,6 +73,8 @@ void pp__select_report(void);
  * PATHPROF_FUNCTIONS=..."; how each was given, then its list), malloc'd;
  * NULL when there is none. */
 char *pp__select_describe(void);
+/* The root list alone (malloc'd), NULL without one. */
+char *pp__select_roots(void);
 
 /* Set one selection (PP__SEL_ROOTS or PP__SEL_FUNCTIONS) from a glob list,
  * NULL or "" to clear it; forgets every class already found. 0, or -1 with

@@ -35,6 +35,7 @@ typedef struct pp__slab_priv {
 	uint64_t drops_time;  /* timed exits not recorded: node table or memory full */
 	uint64_t drops_signal; /* records of a signal handler that interrupted an insert */
 	uint64_t unmatched;   /* leaves without an open frame */
+	uint64_t outside_roots; /* under a root selection: gates entered outside every root */
 	uint64_t npaths;
 	pp__path_t *head; /* newest first; published with release stores */
 	void *altstack;   /* the signal stack its threads get (crash.c) */

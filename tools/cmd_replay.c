@@ -14,6 +14,8 @@
 #include "map.h"
 #include "profile.h"
 #include "runtime.h"
+#include "gate_impl.h"
+#include "glob.h"
 #include "slab.h"
 #include "recorder.h"
 #include "trace_read.h"
@@ -158,13 +160,27 @@ static void slab_use_free(slab_use_t *u)
 	memset(u, 0, sizeof *u);
 }
 
+/* The root list the recorded process ran under (PATHPROF_ROOT), or NULL:
+ * as the live gate did (gate_slow.c), an entry outside every root is
+ * counted apart from the events, decided from the key's name. */
+static const char *replay_roots;
+
+static void enter(pp__tls_t *t, uint64_t key, int timed, uint64_t at)
+{
+	uint64_t hb = t->hash, e0 = t->slab ? t->slab->events : 0;
+	pp__gate_enter_at(t, key, timed, at);
+	if (replay_roots && hb == PP__SEED &&
+	    !pp__select_name(replay_roots, ',', ((const pp_site_t *)(uintptr_t)key)->name))
+		pp__outside_root(t, e0);
+}
+
 static void apply(pp__tls_t *t, const pp_trace_ev_t *ev, uint64_t key, bench_t *b)
 {
 	if (!b) {
 		switch (ev->op) {
 		case PP_EV_ENTER:
 		case PP_EV_ENTER_T:
-			pp__gate_enter_at(t, key, ev->op == PP_EV_ENTER_T, ev->ticks);
+			enter(t, key, ev->op == PP_EV_ENTER_T, ev->ticks);
 			break;
 		case PP_EV_LEAVE:
 		case PP_EV_LEAVE_T:
@@ -185,7 +201,7 @@ static void apply(pp__tls_t *t, const pp_trace_ev_t *ev, uint64_t key, bench_t *
 	case PP_EV_ENTER:
 	case PP_EV_ENTER_T:
 		t0 = pp_ticks();
-		pp__gate_enter_at(t, key, ev->op == PP_EV_ENTER_T, ev->ticks);
+		enter(t, key, ev->op == PP_EV_ENTER_T, ev->ticks);
 		t1 = pp_ticks();
 		kind = OP_ENTER;
 		break;
@@ -319,8 +335,10 @@ static int meta_from_trace(pp_profile_t *p, const pp_trace_t *tr)
 	p->sample_n = tr->has_meta ? m->sample_n : 0;
 	p->gate_in = tr->has_meta ? m->gate_in : 0;
 	free(p->selection);
-	p->selection = NULL;
-	if (tr->has_meta && m->selection && !(p->selection = strdup(m->selection)))
+	free(p->roots);
+	p->selection = p->roots = NULL;
+	if (tr->has_meta && ((m->selection && !(p->selection = strdup(m->selection))) ||
+			     (m->roots && !(p->roots = strdup(m->roots)))))
 		return -1;
 	p->has_cpu = tr->has_meta && m->has_cpu;
 	p->cpu_ns = m->cpu_ns;
@@ -532,6 +550,7 @@ int cmd_replay(int argc, char **argv)
 		goto done;
 	}
 	pp__init();
+	replay_roots = tr.has_meta ? tr.meta.roots : NULL;
 	/* The replay's slabs are this tool's own working memory: never a live
 	 * segment (the runtime exports one by default). */
 	pp__config.shm[0] = '\0';

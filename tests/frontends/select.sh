@@ -1,7 +1,9 @@
 #!/bin/sh
 # PATHPROF_ROOT and PATHPROF_FUNCTIONS through one front-end: build examples/roots.c,
 # run it under each selection of select.expected and compare the canonical
-# listing (order aside) and the events and unmatched counters exactly; then
+# listing (order aside) and the events, unmatched and outside-roots counters
+# exactly (under a root selection events are the roots' entries, the same
+# through every injector); then
 # record a trace under a root selection with timing on and check that its
 # replay is the profile written in the same run.
 # usage: select.sh CC FRONTEND BUILDROOT SRCROOT PATHPROF
@@ -18,7 +20,7 @@ export PATHPROF_XRAY=all PATHPROF_TIMING=off
 counters()
 {
 	"$pathprof" report --format json "$1" |
-		sed -n 's/^  "\(events\|unmatched\)": \([0-9]*\),$/\1 \2/p' | paste -sd' ' -
+		sed -n 's/^  "\(events\|unmatched\|outside_roots\)": \([0-9]*\),$/\1 \2/p' | paste -sd' ' -
 }
 
 expected=$root/tests/frontends/select.expected
@@ -56,8 +58,12 @@ diff -u "$work/live.paths" "$work/replay.paths" || {
 	echo "select.sh: $fe $cc: the replay of a trace under PATHPROF_ROOT differs from the profile" >&2
 	exit 1
 }
-[ "$(counters "$work/live.pathprof")" = "events 201 unmatched 1" ] || {
+[ "$(counters "$work/live.pathprof")" = "events 100 unmatched 1 outside_roots 101" ] || {
 	echo "select.sh: $fe $cc: timed run under PATHPROF_ROOT: $(counters "$work/live.pathprof")" >&2
+	exit 1
+}
+[ "$(counters "$work/replay.pathprof")" = "$(counters "$work/live.pathprof")" ] || {
+	echo "select.sh: $fe $cc: replay counts $(counters "$work/replay.pathprof"), live $(counters "$work/live.pathprof")" >&2
 	exit 1
 }
 echo "ok: $fe $cc, replay under PATHPROF_ROOT"
