@@ -25,40 +25,7 @@
 #include "report.h"
 
 /* What replay keeps per function: its symbol, libffi's description, times. */
-typedef struct rfn {
-	const pp__cap_fn_t *f;
-	void *addr;
-	ffi_cif cif;
-	ffi_type *types[PP_CAP_MAX_PARAMS];
-	int timed;
-	uint64_t calls, *ns;
-	size_t nns, capns;
-} rfn_t;
-
-typedef union value {
-	int8_t i8; int16_t i16; int32_t i32; int64_t i64;
-	uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
-	float f; double d; void *p;
-} value_t;
-
-typedef struct rp {
-	pp__cap_reader_t rd;
-	rfn_t **fns; /* each its own allocation: a cif points into its rfn_t */
-	size_t nf;   /* of them */
-	uint64_t replayed;
-	void **handles; /* id -> this run's pointer; NULL: none live */
-	size_t nhandles;
-	uint64_t diverged;
-	int keep_going;
-	char why[512]; /* a replay that cannot go on (not a difference) */
-	/* threads: one replay thread per recorded thread; the handles, the
-	 * times and the messages are shared under lock, and a thread that
-	 * needs a handle another has yet to create waits for it */
-	int threaded, stop;
-	int running, waiting;
-	pthread_mutex_t lock;
-	pthread_cond_t bound;
-} rp_t;
+#include "replay.h"
 
 static ffi_type *ffi_of(int kind, uint32_t size)
 {
@@ -368,63 +335,6 @@ oom:
 	goto done;
 }
 
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t pct(const uint64_t *v, size_t n, double p)
-{
-	size_t k = (size_t)(p / 100 * (double)n + 0.999999);
-	return n ? v[k ? k - 1 : 0] : 0;
-}
-
-static void print_table(FILE *o, rp_t *r, size_t nfns, int json, const char *lib)
-{
-	uint64_t tcalls = 0, tns = 0;
-	if (json)
-		fprintf(o, "{\n  \"library\": \"%s\",\n  \"calls\": %llu,\n  \"divergences\": %llu,\n  \"functions\": [",
-			lib, (unsigned long long)r->rd.calls, (unsigned long long)r->diverged);
-	else
-		fprintf(o, "%-32s %10s %14s %10s %10s %10s  (ns)\n", "function", "calls", "total", "mean", "p50",
-			"p99");
-	for (size_t i = 0; i < nfns; i++) {
-		rfn_t *f = r->fns[i];
-		uint64_t sum = 0;
-		if (f->nns) /* qsort's pointer must not be NULL, even for 0 elements */
-			qsort(f->ns, f->nns, sizeof *f->ns, by_u64);
-		for (size_t k = 0; k < f->nns; k++)
-			sum += f->ns[k];
-		if (f->timed) {
-			tcalls += f->calls;
-			tns += sum;
-		}
-		const char *name = f->f->name;
-		if (json) {
-			fprintf(o, "%s\n    {\"function\": ", i ? "," : "");
-			pp__report_json_str(o, name);
-			fprintf(o, ", \"calls\": %llu", (unsigned long long)f->calls);
-			if (f->timed)
-				fprintf(o, ", \"total_ns\": %llu, \"mean_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu",
-					(unsigned long long)sum, (unsigned long long)(f->nns ? sum / f->nns : 0),
-					(unsigned long long)pct(f->ns, f->nns, 50), (unsigned long long)pct(f->ns, f->nns, 99));
-			fputc('}', o);
-		} else if (f->timed) {
-			fprintf(o, "%-32s %10llu %14llu %10llu %10llu %10llu\n", name, (unsigned long long)f->calls,
-				(unsigned long long)sum, (unsigned long long)(f->nns ? sum / f->nns : 0),
-				(unsigned long long)pct(f->ns, f->nns, 50), (unsigned long long)pct(f->ns, f->nns, 99));
-		} else {
-			fprintf(o, "%-32s %10llu %14s\n", name, (unsigned long long)f->calls, "(untimed)");
-		}
-	}
-	if (json)
-		fprintf(o, "\n  ],\n  \"total\": {\"calls\": %llu, \"total_ns\": %llu}\n}\n",
-			(unsigned long long)tcalls, (unsigned long long)tns);
-	else
-		fprintf(o, "%-32s %10llu %14llu\n", "TOTAL", (unsigned long long)tcalls, (unsigned long long)tns);
-}
-
 /* Where a call's record starts, its thread, and its place in the trace. */
 typedef struct call_at {
 	size_t pos;
@@ -692,7 +602,7 @@ int cmd_capture_replay(int argc, char **argv)
 	size_t nfns = r.nf;
 	FILE *o = cli_output_open(outpath);
 	if (o) {
-		print_table(o, &r, nfns, json, libpath);
+		pp__cap_print_table(o, &r, nfns, json, libpath);
 		int rc = cli_output_close(o, outpath);
 		if (status == CLI_OK)
 			status = rc;

@@ -1,0 +1,51 @@
+/* What `pathprof capture replay` keeps (replay.c), shared with its table
+ * (replay_table.c). */
+#ifndef PP_CAPTURE_REPLAY_H
+#define PP_CAPTURE_REPLAY_H
+
+#include <ffi.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "capture_trace.h"
+
+typedef struct rfn {
+	const pp__cap_fn_t *f;
+	void *addr;
+	ffi_cif cif;
+	ffi_type *types[PP_CAP_MAX_PARAMS];
+	int timed;
+	uint64_t calls, *ns;
+	size_t nns, capns;
+} rfn_t;
+
+typedef union value {
+	int8_t i8; int16_t i16; int32_t i32; int64_t i64;
+	uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
+	float f; double d; void *p;
+} value_t;
+
+typedef struct rp {
+	pp__cap_reader_t rd;
+	rfn_t **fns; /* each its own allocation: a cif points into its rfn_t */
+	size_t nf;   /* of them */
+	uint64_t replayed;
+	void **handles; /* id -> this run's pointer; NULL: none live */
+	size_t nhandles;
+	uint64_t diverged;
+	int keep_going;
+	char why[512]; /* a replay that cannot go on (not a difference) */
+	/* threads: one replay thread per recorded thread; the handles, the
+	 * times and the messages are shared under lock, and a thread that
+	 * needs a handle another has yet to create waits for it */
+	int threaded, stop;
+	int running, waiting;
+	pthread_mutex_t lock;
+	pthread_cond_t bound;
+} rp_t;
+
+/* The per-function table and TOTAL, text or JSON, of the first nfns
+ * functions. */
+void pp__cap_print_table(FILE *o, rp_t *r, size_t nfns, int json, const char *lib);
+
+#endif
