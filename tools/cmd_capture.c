@@ -2,8 +2,10 @@
  * replay them on any build (docs/guides/capture.md). The subcommands live in
  * tools/capture/; this file only finds one, or says the tool was built
  * without libclang and libffi. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #ifdef PP_HAVE_CAPTURE
@@ -23,6 +25,27 @@ static const char help_text[] =
 	"'pathprof capture COMMAND --help' says more; docs/guides/capture.md is\n"
 	"the workflow.\n";
 
+#ifdef PP_HAVE_CAPTURE
+/* gen is pathprof-capture-gen beside this executable (libclang is loaded
+ * by it alone): run it in our place. */
+static int run_gen(char **argv)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 32);
+	if (n <= 0) {
+		cli_error("capture gen: cannot find this executable (/proc/self/exe)");
+		return CLI_FAIL;
+	}
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	strcpy(slash ? slash + 1 : self, "pathprof-capture-gen");
+	argv[0] = self;
+	execv(self, argv);
+	cli_error("capture gen: cannot run %s: %s", self, strerror(errno));
+	return CLI_FAIL;
+}
+#endif
+
 int cmd_capture(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -34,7 +57,7 @@ int cmd_capture(int argc, char **argv)
 	}
 #ifdef PP_HAVE_CAPTURE
 	if (!strcmp(argv[1], "gen"))
-		return cmd_capture_gen(argc - 1, argv + 1);
+		return run_gen(argv + 1);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_capture_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))

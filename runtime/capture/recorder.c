@@ -38,6 +38,19 @@ static size_t out_len;
 static uint64_t seq, dropped;
 static int nfuncs;
 static __thread pp_cap_call_t call;
+/* frees a thread's record buffer when the thread ends */
+static pthread_key_t buf_key;
+static pthread_once_t buf_once = PTHREAD_ONCE_INIT;
+
+static void buf_free(void *b)
+{
+	free(b);
+}
+
+static void buf_key_make(void)
+{
+	pthread_key_create(&buf_key, buf_free);
+}
 
 /* ---- handles: address -> id, open addressing, under `lock` ---- */
 struct slot {
@@ -247,6 +260,12 @@ static void room(pp_cap_call_t *c, size_t n)
 	if (!b) {
 		c->failed = 1;
 		return;
+	}
+	if (!c->buf) {
+		pthread_once(&buf_once, buf_key_make);
+		pthread_setspecific(buf_key, b);
+	} else if (b != c->buf) {
+		pthread_setspecific(buf_key, b);
 	}
 	c->buf = b;
 	c->cap = cap;
