@@ -16,8 +16,15 @@ for inj in $vias; do
 	grep -q "\"$inj\"" "$src/runtime/names.c" || { echo "FAIL: $inj: no name in runtime/names.c"; fails=$((fails + 1)); }
 	[ -d "$src/frontends/$inj" ] || { echo "FAIL: $inj: no frontends/$inj"; fails=$((fails + 1)); }
 	grep -Eq "^$inj +\|" "$src/frontends/recipes.txt" || { echo "FAIL: $inj: no recipe in frontends/recipes.txt"; fails=$((fails + 1)); }
-	# generated for every injector this build has (its archive exists)
-	if [ -f "$build/frontends/$inj/libpathprof-$inj.a" ]; then
+	# generated for every injector this build has: its archive, and the
+	# pass plugin when its recipe names one (-Dplugin=disabled builds the
+	# shim without it, and no module)
+	built=0
+	[ -f "$build/frontends/$inj/libpathprof-$inj.a" ] && built=1
+	if grep -Eq "^$inj +\|.*@plugin@" "$src/frontends/recipes.txt" && [ ! -f "$build/frontends/$inj/pathprof-$inj.so" ]; then
+		built=0
+	fi
+	if [ "$built" = 1 ]; then
 		[ -f "$build/meson-uninstalled/pathprof-$inj-uninstalled.pc" ] ||
 			{ echo "FAIL: $inj: no pkg-config module generated"; fails=$((fails + 1)); }
 	fi
