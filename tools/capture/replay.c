@@ -566,7 +566,8 @@ int cmd_capture_replay(int argc, char **argv)
 			}
 			ats = g;
 		}
-		ats[nats++] = (call_at_t){ at, rec.tid, nats };
+		ats[nats] = (call_at_t){ at, rec.tid, nats };
+		nats++;
 	}
 	char end_msg[700] = "";
 	if (status == CLI_OK && t < 0 && r.rd.cut)
