@@ -109,6 +109,9 @@ static void round_trip(const pp_profile_t *p)
 	for (uint32_t i = 0; i < p->npaths; i++)
 		if (p->paths[i].depth > FILE_MAX_DEPTH)
 			return;
+	for (uint32_t i = 0; i < p->nnodes; i++) /* a node alone can be deeper too */
+		if (p->nodes[i].depth > FILE_MAX_DEPTH)
+			return;
 	char err[512] = "";
 	const char *path = fz_put("snap.pathprof", "", 0);
 	if (pp__profile_write(p, path, err, sizeof err) != 0)
