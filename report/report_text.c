@@ -154,8 +154,8 @@ static void cpu_line(FILE *out, const pp_profile_t *p)
 {
 	if (!p->has_cpu)
 		return;
-	fprintf(out, "  cpu        %llu ns (user + system, all threads); %llu preemptions, %llu "
-		     "blocks (context switches)\n",
+	fprintf(out, "  cpu        %llu ns (user + system of the program's threads over the run); %llu "
+		     "preemptions, %llu blocks (context switches)\n",
 		(unsigned long long)p->cpu_ns, (unsigned long long)p->nivcsw, (unsigned long long)p->nvcsw);
 	double run_s = p->end_ns > p->start_ns ? (double)(p->end_ns - p->start_ns) / 1e9 : 0;
 	if (p->timing != PP_TIMING_OFF && p->noffcpu == 0 && run_s > 0 && p->nivcsw >= 100 &&

@@ -206,15 +206,19 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->roots = pp__select_roots();
 	p->gate_in = pp__g.gate_in;
 	p->gate_out = pp__g.gate_out;
-	/* the process's CPU time and switches, when this is the process (a
-	 * copy writing at a crash, _exit or exec would give its own) */
+	/* the program's CPU time over the run and its switches, when this is
+	 * the process (a copy writing at a crash, _exit or exec would give its
+	 * own): the process's, less what it had used before the run started
+	 * (the loader, constructors) and what pathprof's own threads used */
 	struct rusage ru;
 	if ((uint64_t)getpid() == pp__g.pid && getrusage(RUSAGE_SELF, &ru) == 0) {
+		uint64_t all = pp__process_cpu_ns(), own = pp__g.cpu_at_start + pp__g.own_cpu +
+							   pp__shm_namer_cpu_ns();
 		p->has_cpu = 1;
-		p->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
-			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+		p->cpu_ns = all > own ? all - own : 0;
 		p->nvcsw = (uint64_t)ru.ru_nvcsw;
 		p->nivcsw = (uint64_t)ru.ru_nivcsw;
+		p->end_ns = pp__realtime_ns(); /* the run ends after the CPU read */
 	}
 	p->threads = pp__threads_seen();
 	p->unprofiled_frames = pp__g.skipped;
@@ -249,6 +253,14 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		pp__profile_free(p);
 	}
 	return rc;
+}
+
+uint64_t pp__process_cpu_ns(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* PATHPROF_OUT with "%p" replaced by the pid; a forked child writing to an

@@ -74,6 +74,8 @@ static void after_fork_child(void)
 {
 	pp__g.pid = (uint64_t)getpid();
 	pp__g.start_ns = pp__realtime_ns();
+	pp__g.cpu_at_start = pp__process_cpu_ns(); /* the child's own, from 0 */
+	pp__g.own_cpu = 0;
 	pp__clock_start();
 	pp__shm_after_fork();
 	pp__shm_export_after_fork(pp__slab_after_fork());
@@ -83,6 +85,7 @@ static void init(void)
 {
 	pp__g.pid = pp__g.first_pid = (uint64_t)getpid();
 	pp__g.start_ns = pp__realtime_ns();
+	pp__g.cpu_at_start = pp__process_cpu_ns();
 	pp__clock_start();
 	pp__env_load();
 	pp__process_init();

@@ -77,6 +77,7 @@ static PP_NOINLINE PP_NOINSTR uint64_t plain_loop(uint32_t n)
 struct cost_job {
 	int fe;
 	double in, out; /* ticks per gate; left 0 when not measured */
+	uint64_t cpu;   /* the thread's CPU time: pathprof's, not the program's */
 };
 
 /* The scratch slab's node at depth d (1: outer, 2: inner), or NULL. */
@@ -128,6 +129,9 @@ static PP_NOINSTR void *measure(void *arg)
 	j->in = best_in;
 	j->out = best_self > best_plain ? best_self - best_plain : 0;
 	pp__gate_dead(t);
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+		j->cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	return NULL;
 }
 
@@ -142,6 +146,7 @@ void pp__gate_cost_measure(void)
 	if (pthread_create(&th, NULL, measure, &j) != 0)
 		return;
 	pthread_join(th, NULL);
+	pp__g.own_cpu += j.cpu;
 	pp__g.gate_in = j.in;
 	pp__g.gate_out = j.out;
 }

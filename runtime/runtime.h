@@ -31,7 +31,16 @@ typedef struct pp__global {
 	 * ticks per gate: inside the interval it times, and outside it (in
 	 * the parent's self time); 0 and 0 until measured. */
 	double gate_in, gate_out;
+	/* The process's CPU time when the run started (start_ns), and what
+	 * the runtime's own threads (the namer, the gate-cost thread) used:
+	 * the profile's CPU time is the program's, over the run. */
+	uint64_t cpu_at_start, own_cpu;
 } pp__global_t;
+
+/* CPU time of the whole process (user + system, all threads), ns. */
+uint64_t pp__process_cpu_ns(void);
+/* CPU time the naming thread used so far (shm.c), ns. */
+uint64_t pp__shm_namer_cpu_ns(void);
 
 extern pp__global_t pp__g;
 

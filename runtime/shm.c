@@ -303,6 +303,19 @@ totals:
 /* A pass every NAMER_MS, and one at once when a thread records a new path:
  * its names reach the segment within the time a resolve takes, so a kill
  * soon after loses few (docs/guides/crash.md). */
+static uint64_t namer_cpu_done; /* what ended naming threads used */
+
+uint64_t pp__shm_namer_cpu_ns(void)
+{
+	struct timespec t;
+	clockid_t c;
+	uint64_t ns = __atomic_load_n(&namer_cpu_done, __ATOMIC_ACQUIRE);
+	if (namer_running && !finished && pthread_getcpuclockid(namer_tid, &c) == 0 &&
+	    clock_gettime(c, &t) == 0)
+		ns += (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	return ns;
+}
+
 static void *namer_main(void *arg)
 {
 	pp__shm_hdr_t *h = pp__arena.hdr;
@@ -318,6 +331,10 @@ static void *namer_main(void *arg)
 		pthread_mutex_lock(&namer_lock);
 	}
 	pthread_mutex_unlock(&namer_lock);
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0)
+		__atomic_add_fetch(&namer_cpu_done, (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec,
+				   __ATOMIC_RELEASE);
 	return arg;
 }
 

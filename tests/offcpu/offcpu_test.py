@@ -144,7 +144,8 @@ def check_preempt():
     # note says the times are wall-clock
     env = dict(os.environ, PATHPROF_OUT=os.path.join(DIR, 'plain-preempt.pathprof'))
     p = subprocess.run([PP, 'run', '--', WORK, 'preempt'], capture_output=True, text=True, env=env)
-    m = re.search(r'^  cpu +(\d+) ns \(user \+ system, all threads\); (\d+) preemptions', p.stdout, re.M)
+    m = re.search(r"^  cpu +(\d+) ns \(user \+ system of the program's threads over the run\); (\d+) preemptions",
+                  p.stdout, re.M)
     if p.returncode != 0 or not m or int(m.group(2)) < 50 or int(m.group(1)) < 300000000:
         fail('preempt without --offcpu: no CPU line with its preemptions:\n' + p.stdout[:1500])
     elif 'times are wall-clock' not in p.stdout:

@@ -45,6 +45,13 @@ python3 -c "import sys; sys.exit(not (abs($raw - $comp - $removed) <= 0.001 * $r
 	fail "raw gated $raw - compensated $comp is not the removed $removed"
 "$pp" report "$work/timed.pathprof" | grep -q "^  gate cost  .* ns a timed gate" ||
 	fail "the text header does not show the gate cost"
+# the program's CPU time (one thread) is within its run: pathprof's own
+# threads and what ran before the run are not in it
+"$pp" report --format json "$work/timed.pathprof" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+run, cpu = d['end_ns'] - d['start_ns'], d['cpu']['cpu_ns']
+sys.exit(not (0 < cpu <= run))" || fail "CPU time beyond the run or none"
 
 run selected.pathprof PATHPROF_TIMING=on PATHPROF_FUNCTIONS='main,handle_request,parse_*'
 set -- $(json "$work/selected.pathprof")
