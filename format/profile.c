@@ -100,6 +100,7 @@ void pp__profile_free(pp_profile_t *p)
 	free(p->host);
 	free(p->build_id);
 	free(p->selection);
+	free(p->throttled);
 	free(p->roots);
 	for (uint32_t i = 0; p->names && i < p->nnames; i++) {
 		free(p->names[i].name);
@@ -274,6 +275,30 @@ static int check_offcpu(const pp_profile_t *p, int check_ids, const char **scrat
 	return 0;
 }
 
+/* The throttled list names functions of the profile, once each. */
+static int check_throttled(const pp_profile_t *p, char *msg, size_t len)
+{
+	if ((p->nthrottled && !p->throttled) || !isfinite(p->budget) || p->budget < -1 ||
+	    p->budget > 100 || (p->budget < 0 && p->budget != -1)) {
+		snprintf(msg, len, "throttled list missing or budget %g outside 0-100", p->budget);
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nthrottled; i++) {
+		if (p->throttled[i].name >= p->nnames) {
+			snprintf(msg, len, "throttled function %u: name %u of %u", i, p->throttled[i].name,
+				 p->nnames);
+			return -1;
+		}
+		for (uint32_t j = 0; j < i; j++)
+			if (p->throttled[j].name == p->throttled[i].name) {
+				snprintf(msg, len, "throttled function %u: '%s' listed twice", i,
+					 p->names[p->throttled[i].name].name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* What every profile a pathprof wrote satisfies, whatever it measured: a
  * file that breaks one was changed after it was written (a checksum
  * recomputed, or format 2 without them), and its numbers would be read as
@@ -329,7 +354,8 @@ int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch
 	}
 	if (check_list(p, p->paths, p->npaths, "path", 0, check_ids, scratch, msg, len) ||
 	    check_list(p, p->nodes, p->nnodes, "node", 1, check_ids, scratch, msg, len) ||
-	    check_offcpu(p, check_ids, scratch, msg, len) || pp__profile_invariants(p, msg, len))
+	    check_offcpu(p, check_ids, scratch, msg, len) || check_throttled(p, msg, len) ||
+	    pp__profile_invariants(p, msg, len))
 		return -1;
 	return 0;
 }
@@ -419,6 +445,8 @@ int pp__profile_canonical(pp_profile_t *p)
 			for (uint32_t j = 0; j < side[s]->depth; j++)
 				side[s]->names[j] = remap[side[s]->names[j]];
 	}
+	for (uint32_t i = 0; i < p->nthrottled; i++)
+		p->throttled[i].name = remap[p->throttled[i].name];
 	if (p->noffcpu > 1)
 		qsort(p->offcpu, p->noffcpu, sizeof *p->offcpu, by_offcpu);
 	if (p->npaths > 1)

@@ -72,6 +72,19 @@ typedef struct pp_offcpu {
 		       * ';'-separated (the first block's); "" when unknown */
 } pp_offcpu_t;
 
+/* A function the runtime stopped gating during the run (PATHPROF_BUDGET,
+ * section THROTTLE): its gates cost more than the budget's share of the
+ * work they held. calls and incl (ticks) are what the runtime had seen of
+ * it, over every calling context, when it decided: the evidence; the nodes
+ * hold what was counted before the gate stopped. at_ns: when, after the
+ * run started. */
+typedef struct pp_throttled {
+	uint32_t name; /* index into pp_profile_t.names */
+	uint64_t calls;
+	uint64_t incl;
+	uint64_t at_ns;
+} pp_throttled_t;
+
 /* Names of the reasons and waker kinds as reports print them. */
 const char *pp__offcpu_reason_name(uint32_t reason);
 const char *pp__waker_name(uint32_t kind);
@@ -120,6 +133,11 @@ typedef struct pp_profile {
 	char *selection;
 	char *roots;            /* ... the root list alone, for replay; NULL: none */
 	uint64_t outside_roots; /* gate entries outside every root (not events) */
+	/* The run-time budget (PATHPROF_BUDGET, percent; 0: none; -1: merged
+	 * profiles ran under different ones) and the functions it throttled. */
+	double budget;
+	uint32_t nthrottled;
+	pp_throttled_t *throttled; /* in the order they were throttled */
 	/* Set by pp__profile_compensate() (the tool, never in a file): the
 	 * times have had the gate's cost taken out; gate_removed ticks in all. */
 	uint32_t compensated;

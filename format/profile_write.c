@@ -193,6 +193,21 @@ static void body_select(struct out *o, const struct wctx *w)
 	put_u64(o, w->p->outside_roots);
 }
 
+static void body_throttle(struct out *o, const struct wctx *w)
+{
+	uint64_t b;
+	memcpy(&b, &w->p->budget, sizeof b);
+	put_u64(o, b);
+	put_u32(o, w->p->nthrottled);
+	for (uint32_t i = 0; i < w->p->nthrottled; i++) {
+		const pp_throttled_t *e = &w->p->throttled[i];
+		put_u32(o, e->name);
+		put_u64(o, e->calls);
+		put_u64(o, e->incl);
+		put_u64(o, e->at_ns);
+	}
+}
+
 static void body_cpu(struct out *o, const struct wctx *w)
 {
 	put_u64(o, w->p->cpu_ns);
@@ -245,6 +260,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_CPU, 0, body_cpu, w);
 	if (w->p->selection)
 		section(o, SEC_SELECT, 0, body_select, w);
+	if (w->p->budget != 0 || w->p->nthrottled)
+		section(o, SEC_THROTTLE, 0, body_throttle, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

@@ -284,6 +284,39 @@ out:
 	return why;
 }
 
+/* Throttled functions: one entry a name, calls and time added, the earliest
+ * moment kept; the budget kept where every input ran under the same one. */
+static const char *merge_throttled(pp_profile_t *dst, const pp_profile_t *src, const uint32_t *remap,
+				   int empty)
+{
+	if (empty)
+		dst->budget = src->budget;
+	else if (dst->budget != src->budget)
+		dst->budget = -1;
+	if (!src->nthrottled)
+		return NULL;
+	pp_throttled_t *m = realloc(dst->throttled, ((size_t)dst->nthrottled + src->nthrottled) * sizeof *m);
+	if (!m)
+		return "out of memory while merging profiles";
+	dst->throttled = m;
+	for (uint32_t i = 0; i < src->nthrottled; i++) {
+		pp_throttled_t e = src->throttled[i];
+		e.name = remap[e.name];
+		uint32_t j = 0;
+		while (j < dst->nthrottled && m[j].name != e.name)
+			j++;
+		if (j == dst->nthrottled) {
+			m[dst->nthrottled++] = e;
+			continue;
+		}
+		if (add_u64(&m[j].calls, e.calls) || add_u64(&m[j].incl, e.incl))
+			return "counters overflow 64 bits";
+		if (e.at_ns < m[j].at_ns)
+			m[j].at_ns = e.at_ns;
+	}
+	return NULL;
+}
+
 int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, size_t errlen)
 {
 	int empty = dst->version == 0 && dst->npaths == 0 && dst->nnodes == 0 && dst->nnames == 0;
@@ -354,6 +387,8 @@ int pp__profile_merge(pp_profile_t *dst, const pp_profile_t *src, char *err, siz
 		why = merge_list(&dst->nodes, &dst->nnodes, src->nodes, src->nnodes, remap);
 	if (!why)
 		why = merge_offcpu(dst, src, remap);
+	if (!why)
+		why = merge_throttled(dst, src, remap, empty);
 	if (why)
 		goto out;
 	rc = pp__profile_canonical(dst);

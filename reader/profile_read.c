@@ -183,6 +183,26 @@ static void read_names(struct rd *r, pp_profile_t *p)
 	}
 }
 
+static void read_throttle(struct rd *r, pp_profile_t *p)
+{
+	uint64_t b = get_u64(r);
+	memcpy(&p->budget, &b, sizeof b);
+	uint32_t n = get_u32(r);
+	if (!fits(r, n, 28, "throttled functions"))
+		return;
+	p->throttled = alloc(r, n, sizeof *p->throttled);
+	if (r->failed)
+		return;
+	p->nthrottled = n;
+	for (uint32_t i = 0; i < n && !r->failed; i++) {
+		pp_throttled_t *e = &p->throttled[i];
+		e->name = get_u32(r);
+		e->calls = get_u64(r);
+		e->incl = get_u64(r);
+		e->at_ns = get_u64(r);
+	}
+}
+
 static void read_seg(struct rd *r, pp_seg_t *s)
 {
 	s->count = get_u64(r);
@@ -276,6 +296,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_GATECOST: return "GATECOST";
 	case SEC_CPU: return "CPU";
 	case SEC_SELECT: return "SELECT";
+	case SEC_THROTTLE: return "THROTTLE";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -303,7 +324,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 	p->version = version;
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
-	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0, seen_select = 0;
+	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0, seen_select = 0,
+	    seen_throttle = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -339,7 +361,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_OFFCPU ? &seen_offcpu
 			  : type == SEC_GATECOST ? &seen_gatecost
 			  : type == SEC_CPU ? &seen_cpu
-			  : type == SEC_SELECT ? &seen_select : NULL;
+			  : type == SEC_SELECT ? &seen_select
+			  : type == SEC_THROTTLE ? &seen_throttle : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -380,6 +403,11 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (!seen_names)
 				return fail(r, "corrupt file: section OFFCPU at byte %zu comes before NAMES", pos);
 			read_offcpu(r, p);
+			break;
+		case SEC_THROTTLE:
+			if (!seen_names)
+				return fail(r, "corrupt file: section THROTTLE at byte %zu comes before NAMES", pos);
+			read_throttle(r, p);
 			break;
 		case SEC_GATECOST: {
 			uint64_t in = get_u64(r), out = get_u64(r);

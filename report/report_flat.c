@@ -73,7 +73,7 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 			pp__ticks_ns(p, r->incl), gated ? 100.0 * (double)r->incl / gated : 0,
 			(unsigned long long)r->calls);
 		pp__report_put_text(out, pp__report_name(p, r->name));
-		fputc('\n', out);
+		fputs(pp__report_throttled(p, r->name) ? "  (throttled)\n" : "\n", out);
 	}
 	free(rows);
 	return 0;

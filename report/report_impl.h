@@ -49,6 +49,15 @@ void pp__report_dot_str(FILE *out, const char *str);
 /* The wait-for graph of off-CPU data in DOT (report_waitfor.c). */
 int pp__report_waitfor(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o);
 
+/* Throttling under a budget (report_throttled.c): the entry of a
+ * throttled function, NULL for any other; the throttled functions pa's last
+ * frame called (up to max, into out; their frames are elided from paths
+ * after they stopped); the header's budget line and the closing list. */
+const pp_throttled_t *pp__report_throttled(const pp_profile_t *p, uint32_t name);
+size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *out, size_t max);
+void pp__report_budget_line(FILE *out, const pp_profile_t *p);
+void pp__report_throttled_text(FILE *out, const pp_profile_t *p);
+
 /* A function's totals over its calling contexts (report_flat.c): self
  * time, inclusive time (recursion once), timed calls; name is its index. */
 typedef struct pp__fn_row {

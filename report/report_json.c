@@ -200,6 +200,21 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		if (p->roots)
 			json_u64(out, "outside_roots", p->outside_roots, ",\n  ");
 	}
+	if (p->budget != 0 || p->nthrottled) {
+		/* budget -1: merged profiles ran under different ones */
+		fputs("\"budget_pct\": ", out);
+		pp__report_json_num(out, p->budget, 3);
+		fputs(",\n  \"throttled\": [", out);
+		for (uint32_t i = 0; i < p->nthrottled; i++) {
+			const pp_throttled_t *e = &p->throttled[i];
+			fputs(i ? ",\n    {\"function\": " : "\n    {\"function\": ", out);
+			pp__report_json_str(out, pp__report_name(p, e->name));
+			fprintf(out, ", \"calls\": %llu, \"incl_ns\": ", (unsigned long long)e->calls);
+			pp__report_json_num(out, pp__ticks_ns(p, e->incl), 3);
+			fprintf(out, ", \"at_ns\": %llu}", (unsigned long long)e->at_ns);
+		}
+		fputs(p->nthrottled ? "\n  ],\n  " : "],\n  ", out);
+	}
 	if (p->has_cpu)
 		fprintf(out, "\"cpu\": {\"cpu_ns\": %llu, \"preemptions\": %llu, \"blocks\": %llu},\n  ",
 			(unsigned long long)p->cpu_ns, (unsigned long long)p->nivcsw,
@@ -248,6 +263,14 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 			pp__report_json_num(out, pp__ticks_ns(p, rows[i].time), 3);
 		else
 			fputs("null", out);
+		uint32_t el[16];
+		size_t nel = pp__report_elided(p, pa, el, 16);
+		for (size_t k = 0; k < nel; k++) {
+			fputs(k ? ", " : ",\n      \"elided_below\": [", out);
+			pp__report_json_str(out, pp__report_name(p, el[k]));
+		}
+		if (nel)
+			fputs("]", out);
 		json_names(out, p, pa, "\n      ");
 		fputs("\n    }", out);
 	}

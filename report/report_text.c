@@ -246,6 +246,7 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 	cpu_line(out, p);
 	if (p->selection)
 		fprintf(out, "  selection  %s\n", *p->selection ? p->selection : "(differs between merged profiles)");
+	pp__report_budget_line(out, p);
 	if (p->roots)
 		fprintf(out, "  outside    %llu gate entries outside every root (not events: with a root "
 			     "selection, events are the roots' entries)\n", (unsigned long long)p->outside_roots);
@@ -331,7 +332,13 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 				fputs(" > ", out);
 			pp__report_put_text(out, pp__report_name(p, pa->names[d]));
 		}
-		fputc('\n', out);
+		uint32_t el[4];
+		size_t nel = pp__report_elided(p, pa, el, 4);
+		for (size_t k = 0; k < nel; k++) {
+			fputs(k ? ", " : "  [elided below: ", out);
+			pp__report_put_text(out, pp__report_name(p, el[k]));
+		}
+		fputs(nel ? " (throttled)]\n" : "\n", out);
 		if (any_timed) {
 			if (pp__report_path_nodes(p, pa, nodes) < 0) {
 				free(nodes);
@@ -356,6 +363,7 @@ int pp__report_text(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	}
 	free(nodes);
 	pp__map_free(&shown);
+	pp__report_throttled_text(out, p);
 	return p->noffcpu ? pp__report_offcpu_text(out, p) : 0;
 }
 
@@ -368,5 +376,7 @@ int pp__report_flat(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o)
 		      "'pathprof run')\n", out);
 		return 0;
 	}
-	return pp__report_flat_table(out, p, o->top);
+	int rc = pp__report_flat_table(out, p, o->top);
+	pp__report_throttled_text(out, p);
+	return rc;
 }

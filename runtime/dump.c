@@ -21,6 +21,7 @@
 #include "runtime.h"
 #include "select.h"
 #include "slab.h"
+#include "throttle.h"
 #include "recorder.h"
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -183,6 +184,29 @@ static int add_record(collect_t *c, int fe, const pp__path_t *rp)
 	return rc;
 }
 
+/* The budget and the functions it stopped, named like the paths' keys. */
+static int add_throttled(collect_t *c, int fe)
+{
+	const pp__throttle_entry_t *l;
+	uint32_t n = pp__throttle_list(&l);
+	pp_profile_t *p = c->p;
+	p->budget = 100 * pp__throttle_budget();
+	if (!n)
+		return 0;
+	if (!(p->throttled = calloc(n, sizeof *p->throttled)))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		pp_throttled_t *e = &p->throttled[p->nthrottled];
+		if (name_index(c, fe, l[i].key, &e->name) != 0)
+			return -1;
+		e->calls = l[i].calls;
+		e->incl = l[i].incl;
+		e->at_ns = l[i].at_ns;
+		p->nthrottled++;
+	}
+	return 0;
+}
+
 int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
@@ -213,7 +237,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	struct rusage ru;
 	if ((uint64_t)getpid() == pp__g.pid && getrusage(RUSAGE_SELF, &ru) == 0) {
 		uint64_t all = pp__process_cpu_ns(), own = pp__g.cpu_at_start + pp__g.own_cpu +
-							   pp__shm_namer_cpu_ns();
+							   pp__shm_namer_cpu_ns() + pp__throttle_cpu_ns();
 		p->has_cpu = 1;
 		p->cpu_ns = all > own ? all - own : 0;
 		p->nvcsw = (uint64_t)ru.ru_nvcsw;
@@ -239,6 +263,8 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		     q = q->next)
 			rc = add_record(&c, fe, q);
 	}
+	if (rc == 0)
+		rc = add_throttled(&c, fe);
 	if (rc == 0)
 		rc = pp__profile_canonical(p);
 	p->records = p->drops_table;
@@ -437,6 +463,7 @@ static void exit_dump(void)
 {
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
 		pp__trace_freeze();
+		pp__throttle_stop();
 		pp__select_report();
 		pp__gate_cost_measure();
 		/* Nobody asked for this file by name: say where it went and how

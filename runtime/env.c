@@ -14,6 +14,7 @@
 #include "shm.h"
 #include "slab.h"
 #include "recorder.h"
+#include "throttle.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -68,6 +69,11 @@ void pp__env_load(void)
 	pp__config.arena_mb = env_number("PATHPROF_ARENA_MB", pp__config.arena_mb, 16, 1u << 22);
 	pp__shm_env_load();
 	pp__select_env_load();
+	s = getenv("PATHPROF_BUDGET");
+	if (s && *s) {
+		const char *timing = getenv("PATHPROF_TIMING");
+		pp__throttle_env(s, timing && *timing);
+	}
 }
 
 static void after_fork_child(void)

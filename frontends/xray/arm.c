@@ -12,6 +12,7 @@
 #include "glob.h"
 #include "runtime.h"
 #include "symbolize.h"
+#include "throttle.h"
 #include "shim.h"
 #include "xray_abi.h"
 
@@ -69,6 +70,8 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 }
 
 /* First arming: the map, calibration and the handler. Under arm_lock. */
+static int throttle_stop(uint64_t key);
+
 static PP_NOINSTR int prepare(void)
 {
 	if (prepared)
@@ -95,6 +98,7 @@ static PP_NOINSTR int prepare(void)
 		return -1;
 	}
 	prepared = 1;
+	pp__throttle_frontend(throttle_stop);
 	return 0;
 }
 
@@ -103,6 +107,28 @@ static PP_NOINSTR int prepare(void)
 static PP_NOINSTR void set_armed(const pp__xray_map_t *m, int32_t id, uint8_t v)
 {
 	__atomic_store_n(&m->armed[id], v, __ATOMIC_RELAXED);
+}
+
+/* A budget stops a function (runtime/throttle.c): its sleds are unpatched,
+ * so from then on it costs what an unarmed function costs. Frames of it
+ * open now end unseen, as at a disarm. 0 when unpatched. */
+static PP_NOINSTR int throttle_stop(uint64_t key)
+{
+	pthread_mutex_lock(&arm_lock);
+	int rc = -1;
+	const pp__xray_map_t *m = pp__xray_map;
+	if (prepared > 0 && m && key >= 1 && key <= m->n) {
+		set_armed(m, (int32_t)key, 0);
+		int st = __xray_unpatch_function((int32_t)key);
+		__atomic_fetch_add(&pp__xray_generation, 1, __ATOMIC_RELAXED);
+		if (st == PP_XRAY_SUCCESS)
+			rc = 0;
+		else
+			pp__warn("xray: unpatching function id %llu for the budget failed (status %d)",
+				 (unsigned long long)key, st);
+	}
+	pthread_mutex_unlock(&arm_lock);
+	return rc;
 }
 
 int pp_xray_arm(void)

@@ -14,11 +14,13 @@
 #include <pathprof/gate.h>
 #include "runtime.h"
 #include "slab.h"
+#include "throttle.h"
 
 static PP_NOINSTR void thread_start(pp__tls_t *t)
 {
 	pp__crash_thread(&((pp__slab_t *)t->slab)->altstack);
 	pp__hook_exit();
+	pp__throttle_start();
 }
 
 static void start(void)

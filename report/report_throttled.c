@@ -1,0 +1,66 @@
+/* What a budget stopped (PATHPROF_BUDGET, section THROTTLE), as every
+ * format says it: whether a function was throttled, which throttled
+ * functions a path's last frame called (their frames are missing from
+ * paths after the moment they stopped: elided), and the text section that
+ * lists them. docs/guides/selection.md, "A budget at run time". */
+#include <stdlib.h>
+
+#include "report_impl.h"
+
+const pp_throttled_t *pp__report_throttled(const pp_profile_t *p, uint32_t name)
+{
+	for (uint32_t i = 0; i < p->nthrottled; i++)
+		if (p->throttled[i].name == name)
+			return &p->throttled[i];
+	return NULL;
+}
+
+size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *out, size_t max)
+{
+	if (!p->nthrottled || !pa->depth)
+		return 0;
+	const char **strs = malloc(((size_t)pa->depth + 1) * sizeof *strs);
+	if (!strs)
+		return 0;
+	for (uint32_t d = 0; d < pa->depth; d++)
+		strs[d] = pp__report_name(p, pa->names[d]);
+	size_t n = 0;
+	for (uint32_t i = 0; i < p->nthrottled && n < max; i++) {
+		strs[pa->depth] = pp__report_name(p, p->throttled[i].name);
+		if (pp__profile_node(p, pp__path_id(strs, pa->depth + 1)))
+			out[n++] = p->throttled[i].name;
+	}
+	free(strs);
+	return n;
+}
+
+void pp__report_budget_line(FILE *out, const pp_profile_t *p)
+{
+	if (p->budget == 0 && !p->nthrottled)
+		return;
+	if (p->budget > 0)
+		fprintf(out, "  budget     %g%% of a function's work (PATHPROF_BUDGET): ", p->budget);
+	else
+		fputs("  budget     differs between merged profiles: ", out);
+	fprintf(out, "%u function%s throttled (gates stopped during the run; listed at the end)\n",
+		p->nthrottled, p->nthrottled == 1 ? "" : "s");
+}
+
+void pp__report_throttled_text(FILE *out, const pp_profile_t *p)
+{
+	if (!p->nthrottled)
+		return;
+	int ns = pp__report_rate_known(p);
+	fprintf(out, "\nthrottled: %u function%s whose gates cost more than the budget's share of their "
+		     "work;\nfrom 'at' on they were not gated: their frames are missing from the paths "
+		     "below their callers\n\n", p->nthrottled, p->nthrottled == 1 ? "" : "s");
+	fprintf(out, "%12s %14s %12s  function\n", "calls", ns ? "incl.mean(ns)" : "incl.mean(tk)",
+		"at(ms)");
+	for (uint32_t i = 0; i < p->nthrottled; i++) {
+		const pp_throttled_t *e = &p->throttled[i];
+		fprintf(out, "%12llu %14.1f %12.3f  ", (unsigned long long)e->calls,
+			e->calls ? pp__ticks_ns(p, e->incl) / (double)e->calls : 0, (double)e->at_ns / 1e6);
+		pp__report_put_text(out, pp__report_name(p, e->name));
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,313 @@
+/* Throttling under a budget (PATHPROF_BUDGET, #29; docs/guides/selection.md,
+ * "A budget at run time"). A thread of the runtime's own looks at the timed
+ * nodes every few milliseconds and stops gating a function whose gates cost
+ * more than the budget's share of the work they hold, as measured over the
+ * last window: its calls times the gate's cost this process measured,
+ * against its inclusive time less the part of each call the gate itself
+ * put in. Windows, not totals: once a parent's small children stop being
+ * gated, the next window shows the parent's own work without their gates'
+ * cost, and a function whose calls change with the program's phase is
+ * judged on what it does now.
+ *
+ * How a function stops: XRay unpatches its sleds (the front-end registers a
+ * hook), so it costs nothing at all from then on; the other injectors' gates
+ * find the key in a small set and return at once. That test sits on the
+ * timed event's branch of the inline gate only (every event is timed under
+ * a budget), after a check of one global that is 0 until something is
+ * throttled: untimed gates and runs without a budget never see it.
+ *
+ * Nothing here is on the hot path but pp__throttled_probe, the rest of a
+ * set lookup whose first slot held another key. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pathprof/gate.h>
+#include "map.h"
+#include "runtime.h"
+#include "slab.h"
+#include "throttle.h"
+
+PP_EXPORT uint32_t pp__throttle_n;
+PP_EXPORT uint64_t pp__throttle_set[PP__THROTTLE_SLOTS];
+
+/* A function's gates must have run this often in a window before they are
+ * judged: fewer calls say too little, and cost too little to matter. */
+#define MIN_CALLS 1000u
+/* Windows: 2 ms, or 20 times the last scan's own duration if longer, so
+ * the thread never takes more than 5 % of a CPU. */
+#define WINDOW_MS 2u
+
+static double budget;    /* fraction of the work; 0: no budget */
+static int (*fe_hook)(uint64_t key);
+static pp__throttle_entry_t list[PP__THROTTLE_MAX];
+static uint32_t nlist;   /* published with release stores */
+static uint32_t full;    /* the list filled up: later candidates kept gated */
+static pthread_t tid;
+static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stop_cond;
+static int running, stopping;
+static uint64_t thread_cpu; /* the thread's CPU, ns, updated each window */
+
+int pp__throttle_env(const char *s, int timing_set)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	if (end == s || *end || !(v > 0 && v <= 100)) {
+		pp__warn("PATHPROF_BUDGET=%s: expected a percentage above 0 and up to 100 (e.g. 5%%); "
+			 "no budget", s);
+		return -1;
+	}
+	if (timing_set && pp__mode.timing != PP_TIMING_ON) {
+		pp__warn("PATHPROF_BUDGET=%s: a budget weighs every call's time, and PATHPROF_TIMING is "
+			 "not on; no budget", s);
+		return -1;
+	}
+	if (getenv("PATHPROF_TRACE") && *getenv("PATHPROF_TRACE")) {
+		pp__warn("PATHPROF_BUDGET=%s: not with PATHPROF_TRACE (a replay could not stop the same "
+			 "gates); no budget", s);
+		return -1;
+	}
+	budget = v / 100;
+	pp__set_timing(PP_TIMING_ON, 0);
+	return 0;
+}
+
+double pp__throttle_budget(void)
+{
+	return budget;
+}
+
+void pp__throttle_frontend(int (*stop)(uint64_t key))
+{
+	__atomic_store_n(&fe_hook, stop, __ATOMIC_RELEASE);
+}
+
+int pp__throttled_probe(uint64_t key, uint32_t i)
+{
+	for (uint32_t n = 1; n < PP__THROTTLE_SLOTS; n++) {
+		uint64_t k = __atomic_load_n(&pp__throttle_set[(i + n) & (PP__THROTTLE_SLOTS - 1)],
+					     __ATOMIC_RELAXED);
+		if (k == key)
+			return 1;
+		if (!k)
+			return 0;
+	}
+	return 0;
+}
+
+/* Only the throttle thread inserts; gates read. Key 0 is never a key a
+ * gate passes (an address, an id from 1, a name's hash). */
+static void set_insert(uint64_t key)
+{
+	uint32_t i = pp__throttle_slot(key);
+	while (pp__throttle_set[i])
+		i = (i + 1) & (PP__THROTTLE_SLOTS - 1);
+	__atomic_store_n(&pp__throttle_set[i], key, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pp__throttle_n, 1, __ATOMIC_RELEASE);
+}
+
+uint32_t pp__throttle_list(const pp__throttle_entry_t **out)
+{
+	*out = list;
+	return __atomic_load_n(&nlist, __ATOMIC_ACQUIRE);
+}
+
+/* What the thread knows of a function: calls and inclusive ticks over the
+ * run at the last window, and whether it was throttled. */
+typedef struct acc {
+	uint64_t key;
+	uint64_t calls, incl;
+	uint64_t prev_calls, prev_incl;
+	int done;
+} acc_t;
+
+static acc_t *accs;
+static uint32_t naccs, cap_accs;
+static pp__map_t acc_at; /* key -> index */
+
+static acc_t *acc_of(uint64_t key)
+{
+	uint32_t i;
+	if (pp__map_get(&acc_at, key, &i))
+		return &accs[i];
+	if (naccs == cap_accs) {
+		uint32_t cap = cap_accs ? cap_accs * 2 : 256;
+		acc_t *m = realloc(accs, cap * sizeof *m);
+		if (!m)
+			return NULL;
+		accs = m;
+		cap_accs = cap;
+	}
+	if (pp__map_put(&acc_at, key, naccs) != 0)
+		return NULL;
+	accs[naccs] = (acc_t){ .key = key };
+	return &accs[naccs++];
+}
+
+/* Timed calls of a node: its histogram's total. */
+static uint64_t node_calls(const pp__segrt_t *g)
+{
+	uint64_t n = 0;
+	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
+		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
+		if (!ref)
+			continue;
+		const uint64_t *cells = pp__arena_ptr(ref);
+		for (uint32_t c = 0; c < PP_HIST_SUB; c++)
+			n += __atomic_load_n(&cells[c], __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+/* Sum every function's calls and inclusive time over every slab's nodes; a
+ * recursive function's inclusive time is taken at its outermost frame. */
+static int scan(void)
+{
+	for (uint32_t i = 0; i < naccs; i++)
+		accs[i].calls = accs[i].incl = 0;
+	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all)
+		for (const pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q; q = q->next) {
+			const pp__segrt_t *g = __atomic_load_n((pp__segrt_t **)&q->seg, __ATOMIC_ACQUIRE);
+			if (!g || !q->depth)
+				continue;
+			uint64_t key = q->keys[q->depth - 1];
+			acc_t *a = acc_of(key);
+			if (!a)
+				return -1;
+			a->calls += node_calls(g);
+			int outer = 1;
+			for (uint32_t d = 0; d + 1 < q->depth && outer; d++)
+				outer = q->keys[d] != key;
+			if (outer)
+				a->incl += __atomic_load_n(&g->sum, __ATOMIC_RELAXED);
+		}
+	return 0;
+}
+
+/* Judge each function on its window; stop those over the budget. */
+static void judge(double in, double out)
+{
+	for (uint32_t i = 0; i < naccs; i++) {
+		acc_t *a = &accs[i];
+		uint64_t calls = a->calls > a->prev_calls ? a->calls - a->prev_calls : 0;
+		double incl = a->incl > a->prev_incl ? (double)(a->incl - a->prev_incl) : 0;
+		a->prev_calls = a->calls;
+		a->prev_incl = a->incl;
+		if (a->done || calls < MIN_CALLS)
+			continue;
+		double gates = (double)calls * (in + out), work = incl - (double)calls * in;
+		if (gates <= budget * (work > 0 ? work : 0))
+			continue;
+		if (nlist == PP__THROTTLE_MAX) {
+			full = 1;
+			continue;
+		}
+		a->done = 1;
+		list[nlist] = (pp__throttle_entry_t){ .key = a->key, .calls = a->calls, .incl = a->incl,
+						      .at_ns = pp__realtime_ns() - pp__g.start_ns };
+		__atomic_store_n(&nlist, nlist + 1, __ATOMIC_RELEASE);
+		int (*stop)(uint64_t) = __atomic_load_n(&fe_hook, __ATOMIC_ACQUIRE);
+		if (!stop || stop(a->key) != 0)
+			set_insert(a->key);
+	}
+}
+
+static uint64_t now_ns(clockid_t c)
+{
+	struct timespec t;
+	clock_gettime(c, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void *throttle_main(void *arg)
+{
+	uint64_t wait_ns = (uint64_t)WINDOW_MS * 1000000u;
+	pp__gate_cost_measure(); /* the first gate ran: the injector is known */
+	pthread_mutex_lock(&stop_lock);
+	while (!stopping) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		uint64_t t = (uint64_t)until.tv_nsec + wait_ns;
+		until.tv_sec += (time_t)(t / 1000000000u);
+		until.tv_nsec = (long)(t % 1000000000u);
+		while (!stopping && pthread_cond_timedwait(&stop_cond, &stop_lock, &until) == 0)
+			;
+		if (stopping)
+			break;
+		pthread_mutex_unlock(&stop_lock);
+		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+		/* the gate's cost, measured once the injector is known */
+		if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+			pp__gate_cost_measure();
+		if ((pp__g.gate_in > 0 || pp__g.gate_out > 0) && scan() == 0)
+			judge(pp__g.gate_in, pp__g.gate_out);
+		uint64_t took = now_ns(CLOCK_MONOTONIC) - t0;
+		wait_ns = (uint64_t)WINDOW_MS * 1000000u;
+		if (wait_ns < 20 * took)
+			wait_ns = 20 * took;
+		__atomic_store_n(&thread_cpu, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
+		pthread_mutex_lock(&stop_lock);
+	}
+	pthread_mutex_unlock(&stop_lock);
+	__atomic_store_n(&thread_cpu, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
+	return arg;
+}
+
+/* A forked child has no such thread: it keeps what was throttled. */
+static void after_fork_child(void)
+{
+	running = 0;
+}
+
+static void spawn(void)
+{
+	pthread_atfork(NULL, NULL, after_fork_child);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&stop_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* the program's signals go to its own threads, never to this one */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&tid, NULL, throttle_main, NULL) == 0)
+		running = 1;
+	else
+		pp__warn("PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void pp__throttle_start(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	if (budget > 0)
+		pthread_once(&once, spawn);
+}
+
+void pp__throttle_stop(void)
+{
+	if (!running)
+		return;
+	pthread_mutex_lock(&stop_lock);
+	stopping = 1;
+	pthread_cond_signal(&stop_cond);
+	pthread_mutex_unlock(&stop_lock);
+	pthread_join(tid, NULL);
+	running = 0;
+	if (full)
+		pp__warn("PATHPROF_BUDGET: %u functions throttled, the most one run keeps; others over the "
+			 "budget stayed gated", PP__THROTTLE_MAX);
+}
+
+uint64_t pp__throttle_cpu_ns(void)
+{
+	return __atomic_load_n(&thread_cpu, __ATOMIC_ACQUIRE);
+}

@@ -1,0 +1,37 @@
+/* Throttling under a budget (throttle.c): what start-up, the host, the dump
+ * and the XRay front-end ask of it. The gate's side (the set it reads) is
+ * in pathprof/gate.h. */
+#ifndef PP_THROTTLE_H
+#define PP_THROTTLE_H
+
+#include <stdint.h>
+#include <pathprof/compiler.h>
+
+/* The most functions one run throttles (the set is twice as large). */
+#define PP__THROTTLE_MAX (PP__THROTTLE_SLOTS / 2)
+
+typedef struct pp__throttle_entry {
+	uint64_t key;
+	uint64_t calls, incl; /* over the run when it was throttled (ticks) */
+	uint64_t at_ns;       /* after the run started */
+} pp__throttle_entry_t;
+
+/* PATHPROF_BUDGET=s; timing_set: PATHPROF_TIMING was given. A budget turns
+ * timing on; with timing explicitly not on, or a trace, it is refused with
+ * one warning. 0, or -1 (no budget). */
+int pp__throttle_env(const char *s, int timing_set);
+/* The budget as a fraction of the work (0: none). */
+double pp__throttle_budget(void);
+/* Start the throttling thread once, when there is a budget (the host, at a
+ * thread's first gate); stop it (the exit dump), reporting a full list. */
+void pp__throttle_start(void);
+void pp__throttle_stop(void);
+/* A front-end that stops a key's gates itself (XRay: unpatch its sleds):
+ * stop(key) returns 0 when it did; otherwise the key goes to the gates' set. */
+PP_EXPORT void pp__throttle_frontend(int (*stop)(uint64_t key));
+/* The throttled functions so far, in order; safe in a crash's copy. */
+uint32_t pp__throttle_list(const pp__throttle_entry_t **out);
+/* The thread's CPU time so far, ns (pathprof's, not the program's). */
+uint64_t pp__throttle_cpu_ns(void);
+
+#endif
