@@ -38,3 +38,15 @@ int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n)
 	}
 	return -1;
 }
+
+int pp__parse_percent(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	if (end == s || *end || !(v >= 0 && v <= 100) || strchr(" \t\n", *s))
+		return -1;
+	*out = v;
+	return 0;
+}

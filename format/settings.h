@@ -16,4 +16,8 @@ int pp__parse_digits(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
  * mode (enum pp_timing) and its N. 0, or -1 when s is not one. */
 int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n);
 
+/* A percentage: a decimal number from 0 to 100, '%' after it allowed
+ * ("5", "2.5%"). 0, or -1 when s is not one. */
+int pp__parse_percent(const char *s, double *out);
+
 #endif

@@ -176,7 +176,12 @@ int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	if (shown < m)
 		fprintf(out, "\\n%ld of %ld nodes shown (share >= %.3g%%); the rest are summed in "
 			"'...' boxes (--min-share)", shown, m, 100 * min);
-	fputs("\"];\n", out);
+	for (uint32_t i = 0; i < p->nthrottled; i++) {
+		fputs(i ? " + \", \" + " : "\\nthrottled by the budget (dashed; their frames elided once "
+						"stopped): \" + ", out);
+		pp__report_dot_str(out, pp__report_name(p, p->throttled[i].name));
+	}
+	fputs(p->nthrottled ? "];\n" : "\"];\n", out);
 	fputs("\tnode [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", "
 	      "fontsize=10];\n\tedge [fontname=\"Helvetica\", fontsize=9];\n", out);
 
@@ -198,8 +203,9 @@ int pp__report_dot(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 				(unsigned long long)a->calls, tb, 100 * sh, sb);
 		}
 		colour(cb, sizeof cb, sh);
-		fprintf(out, "\", fillcolor=\"%s\", fontcolor=\"%s\"];\n", cb,
-			sh > 0.6 ? "#ffffff" : "#000000");
+		fprintf(out, "\", fillcolor=\"%s\", fontcolor=\"%s\"%s];\n", cb,
+			sh > 0.6 ? "#ffffff" : "#000000",
+			pp__report_throttled(p, a->name) ? ", style=\"rounded,filled,dashed\"" : "");
 		if (cut[i].nodes) {
 			const pruned_t *c = &cut[i];
 			fprintf(out, "\t\"q%016llx\" [id=\"q%016llx\", label=\"... %llu nodes\\n%llu leaf returns",

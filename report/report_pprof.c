@@ -248,6 +248,12 @@ static void encode(pp__pb_t *b, const pp_profile_t *p, const pp__tnode_t *t, siz
 	pp__pb_raw(&body, p->frontend ? p->frontend : "", p->frontend ? strlen(p->frontend) : 0);
 	pp__pb_raw(&body, ": ", 2);
 	pp__pb_raw(&body, p->command ? p->command : "", p->command ? strlen(p->command) : 0);
+	for (uint32_t i = 0; i < p->nthrottled; i++) {
+		const char *f = pp__report_name(p, p->throttled[i].name);
+		const char *sep = i ? ", " : "; throttled by the budget: ";
+		pp__pb_raw(&body, sep, strlen(sep));
+		pp__pb_raw(&body, f, strlen(f));
+	}
 	pp__pb_raw(&body, "", 1);
 	put_string(b, &tmp, body.oom ? "" : (const char *)body.buf);
 	for (size_t i = 0; i < n; i++) {

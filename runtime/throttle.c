@@ -29,6 +29,7 @@
 #include <pathprof/gate.h>
 #include "map.h"
 #include "runtime.h"
+#include "settings.h"
 #include "slab.h"
 #include "throttle.h"
 
@@ -55,11 +56,8 @@ static uint64_t thread_cpu; /* the thread's CPU, ns, updated each window */
 
 int pp__throttle_env(const char *s, int timing_set)
 {
-	char *end;
-	double v = strtod(s, &end);
-	if (end != s && *end == '%')
-		end++;
-	if (end == s || *end || !(v > 0 && v <= 100)) {
+	double v;
+	if (pp__parse_percent(s, &v) != 0 || v == 0) {
 		pp__warn("PATHPROF_BUDGET=%s: expected a percentage above 0 and up to 100 (e.g. 5%%); "
 			 "no budget", s);
 		return -1;

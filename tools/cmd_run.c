@@ -62,6 +62,10 @@ static const char help_text[] =
 	"                    report --names'\n"
 	"  --raw             times as measured, the gates' own cost left in (as\n"
 	"                    'pathprof report --raw')\n"
+	"  --budget PCT      stop gating, during the run, each function whose gates\n"
+	"                    cost more than PCT percent of the work they hold\n"
+	"                    (PATHPROF_BUDGET; timing on; the report lists them;\n"
+	"                    docs/guides/selection.md)\n"
 	"  --offcpu          also record where the program's threads block, why\n"
 	"                    (futex, poll, disk, net, sleep, other) and which path\n"
 	"                    wakes them, with BPF (needs root or CAP_BPF and\n"
@@ -81,7 +85,7 @@ static const char help_text[] =
 	"not be started; 2 for a bad command line.\n";
 
 enum { OPT_OUT = 256, OPT_TIMING, OPT_XRAY, OPT_TOP, OPT_FORMAT, OPT_NAMES, OPT_OFFCPU, OPT_ROOT,
-       OPT_FUNCTIONS, OPT_SORT, OPT_RAW };
+       OPT_FUNCTIONS, OPT_SORT, OPT_RAW, OPT_BUDGET };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
@@ -96,6 +100,7 @@ static const struct option longopts[] = {
 	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "offcpu", no_argument, NULL, OPT_OFFCPU },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -367,6 +372,18 @@ int cmd_run(int argc, char **argv)
 				return CLI_USAGE;
 			xray = optarg;
 			break;
+		case OPT_BUDGET: {
+			double pct;
+			if (pp__parse_percent(optarg, &pct) != 0 || pct == 0) {
+				cli_error("run: --budget: '%s' is not a percentage above 0 and up to 100", optarg);
+				return CLI_USAGE;
+			}
+			if (setenv("PATHPROF_BUDGET", optarg, 1)) {
+				cli_error("run: cannot set the environment: %s", strerror(errno));
+				return CLI_FAIL;
+			}
+			break;
+		}
 		case OPT_ROOT:
 		case OPT_FUNCTIONS:
 			if (!list_ok(c == OPT_ROOT ? "--root" : "--functions", optarg))
@@ -424,6 +441,11 @@ int cmd_run(int argc, char **argv)
 	 * ignore it. */
 	if (!xray)
 		xray = getenv("PATHPROF_XRAY") ? getenv("PATHPROF_XRAY") : "all";
+	if (getenv("PATHPROF_BUDGET") && strcmp(timing, "on")) {
+		cli_error("run: --budget weighs every call's time: not with --timing %s", timing);
+		free(owned);
+		return CLI_USAGE;
+	}
 	if (setenv("PATHPROF_OUT", out, 1) || setenv("PATHPROF_TIMING", timing, 1) ||
 	    setenv("PATHPROF_XRAY", xray, 1)) {
 		cli_error("run: cannot set the environment: %s", strerror(errno));

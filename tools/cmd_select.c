@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "settings.h"
 #include "report_impl.h"
 
 static const char help_text[] =
@@ -63,17 +64,12 @@ int cmd_select(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': {
-			char *end;
-			budget = strtod(optarg, &end);
-			if (end != optarg && *end == '%')
-				end++;
-			if (!*optarg || *end || !(budget >= 0 && budget <= 100)) {
+		case 'b':
+			if (pp__parse_percent(optarg, &budget) != 0) {
 				cli_error("select: --budget: '%s' is not a percentage from 0 to 100", optarg);
 				return CLI_USAGE;
 			}
 			break;
-		}
 		case 'f':
 			if (strcmp(optarg, "names") && strcmp(optarg, "exclude") && strcmp(optarg, "keep")) {
 				cli_error("select: --format: '%s' is not 'names', 'exclude' or 'keep'", optarg);

@@ -626,6 +626,10 @@
 		if (data.end_ns > data.start_ns)
 			statItem(dl, 'run', fmtNs(data.end_ns - data.start_ns) + ' (wall)');
 		statItem(dl, 'gated time', fmtTime(data.gated_ns) + ' (self times summed over nodes and threads)');
+		if (data.throttled && data.throttled.length)
+			statItem(dl, 'throttled', data.throttled.map(function (t) { return t.function; }).join(', ') +
+				' (gates stopped by the ' + (data.budget_pct > 0 ? data.budget_pct + ' %' : '') +
+				' budget; their frames elided after)');
 		document.querySelectorAll('.unit').forEach(function (u) { u.textContent = unit; });
 	}
 

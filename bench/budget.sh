@@ -1,0 +1,63 @@
+#!/bin/sh
+# PATHPROF_BUDGET at run time on bench/budget.c (BATCHES batches of 100 000
+# calls of a 5 ns helper, then 100 spins of 100 us; default 300 batches):
+# plain, every function gated and timed, and the same binary with
+# PATHPROF_BUDGET=5% (no rebuild, no list: the runtime stops what is not
+# worth its gate). Each build through xray (clang), cyg and raii (gcc). The
+# program's own time (it prints it) and the process's wall time, medians of
+# interleaved runs, as ratios to the plain build of the same compiler.
+# usage: bench/budget.sh BUILD_DIR [RUNS] [BATCHES]   (default 7, 300)
+set -eu
+build=$(cd "$1" && pwd)
+runs=${2:-7}
+batches=${3:-300}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export PKG_CONFIG_PATH="$build/meson-uninstalled"
+wrap=$build/tools/pathprof-cc-uninstalled
+src=$root/bench/budget.c
+clang -O2 "$src" -o "$tmp/plain-clang"
+gcc -O2 "$src" -o "$tmp/plain-gcc"
+"$wrap" --via=xray clang -O2 "$src" -o "$tmp/xray"
+"$wrap" --via=cyg gcc -O2 "$src" -o "$tmp/cyg"
+"$wrap" --via=raii gcc -O2 -DPATHPROF_RAII "$src" -o "$tmp/raii"
+export PATHPROF_OUT=/dev/null PATHPROF_XRAY=all PATHPROF_TIMING=on
+# one row: NAME, the program's own ns, the process's wall ns
+row() {
+	name=$1
+	shift
+	python3 - "$name" "$@" <<'PY' >>"$tmp/rows"
+import subprocess, sys, time
+t = time.perf_counter_ns()
+out = subprocess.run(sys.argv[2:], capture_output=True, text=True, check=True).stdout
+print(sys.argv[1], out.split()[0], time.perf_counter_ns() - t)
+PY
+}
+: >"$tmp/rows"
+i=0
+while [ "$i" -lt "$runs" ]; do
+	row plain-clang "$tmp/plain-clang" "$batches"
+	row plain-gcc "$tmp/plain-gcc" "$batches"
+	for b in xray cyg raii; do
+		row "$b-all" "$tmp/$b" "$batches"
+		PATHPROF_BUDGET=5% row "$b-budget" "$tmp/$b" "$batches"
+	done
+	i=$((i + 1))
+done
+python3 - "$tmp/rows" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    k, a, b = line.split()
+    rows.setdefault(k, []).append((float(a), float(b)))
+med = lambda k, j: statistics.median(v[j] for v in rows[k])
+print("| build | program's time, ms | ratio | process wall, ms | ratio |")
+print("|---|---|---|---|---|")
+for k in ["plain-clang", "xray-all", "xray-budget", "plain-gcc", "cyg-all", "cyg-budget",
+          "raii-all", "raii-budget"]:
+    base = "plain-clang" if k.startswith(("xray", "plain-clang")) else "plain-gcc"
+    print("| %s | %.2f | %.2f | %.2f | %.2f |" % (k, med(k, 0) / 1e6, med(k, 0) / med(base, 0),
+                                                  med(k, 1) / 1e6, med(k, 1) / med(base, 1)))
+print("(%d interleaved runs each)" % len(rows["plain-gcc"]))
+PY
