@@ -158,11 +158,14 @@ static int has_paren(const char *g, size_t l)
 
 /* A glob against the names; with_params, when given, is what a glob that
  * spells a parameter list is matched against instead. */
+/* with_params: the name with its parameters, without a template
+ * function's return type; whole: as the report shows it, return type and
+ * all, so a full name copied from a report matches too. */
 static int any_match(const char *g, size_t l, const char *const *names, size_t n,
-		     const char *with_params)
+		     const char *with_params, const char *whole)
 {
 	if (with_params && has_paren(g, l))
-		return pp__glob_match(g, l, with_params);
+		return pp__glob_match(g, l, with_params) || (whole && pp__glob_match(g, l, whole));
 	for (size_t i = 0; i < n; i++)
 		if (pp__glob_match(g, l, names[i]))
 			return 1;
@@ -170,17 +173,17 @@ static int any_match(const char *g, size_t l, const char *const *names, size_t n
 }
 
 static int match_list(const char *list, char sep, const char *const *names, size_t n,
-		      const char *with_params)
+		      const char *with_params, const char *whole)
 {
 	int includes = 0, included = 0;
 	for (const char *p = list; *p;) {
 		size_t l = glob_len(p, sep);
 		if (p[0] == '!') {
-			if (any_match(p + 1, l - 1, names, n, with_params))
+			if (any_match(p + 1, l - 1, names, n, with_params, whole))
 				return 0;
 		} else if (l) {
 			includes = 1;
-			included = included || any_match(p, l, names, n, with_params);
+			included = included || any_match(p, l, names, n, with_params, whole);
 		}
 		p += l;
 		if (*p == sep)
@@ -191,7 +194,7 @@ static int match_list(const char *list, char sep, const char *const *names, size
 
 int pp__select_match(const char *list, char sep, const char *const *names, size_t n)
 {
-	return match_list(list, sep, names, n, NULL);
+	return match_list(list, sep, names, n, NULL, NULL);
 }
 
 int pp__select_check(const char *list, char sep, char *err, size_t errlen)
@@ -272,12 +275,13 @@ static const char *after_return_type(const char *name)
 /* A glob matches the qualified function name: not its return type, and
  * not its parameters unless the glob spells them with a '(' (#29: a
  * pattern 'db::Impl::*' selected std::copy, whose return type was a
- * db::Impl type). */
+ * db::Impl type). A glob with a '(' also matches the whole name, so a
+ * template function's full name copied from a report selects it. */
 int pp__select_name(const char *list, char sep, const char *name)
 {
 	char bare[1024];
 	const char *full = after_return_type(name);
 	const char *q = bare_name(full, bare, sizeof bare);
 	const char *names[1] = {q ? q : full};
-	return match_list(list, sep, names, 1, full);
+	return match_list(list, sep, names, 1, full, full != name ? name : NULL);
 }

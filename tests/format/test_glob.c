@@ -37,6 +37,9 @@ int main(void)
 	      "(db::Impl::Writer**, db::Impl::Writer**, db::Impl::Writer**)", 0);
 	check("std::copy<*>", "db::Impl::Writer** std::copy<db::Impl::Writer**, db::Impl::Writer**>"
 	      "(db::Impl::Writer**, db::Impl::Writer**, db::Impl::Writer**)", 1);
+	/* a full name from a report, return type and all, selects it */
+	check("long util::pair_sum<int, long>(int, long)", "long util::pair_sum<int, long>(int, long)", 1);
+	check("long util::pair_sum<int, long>(int, long)", "long util::pair_sum<int, int>(int, int)", 0);
 	check("db::Impl::*", "db::Impl::Write(char const*, unsigned long)", 1);
 	check("db::Impl::Write", "db::Impl::Write(char const*, unsigned long)", 1);
 	check("*unsigned long*", "db::Impl::Write(char const*, unsigned long)", 0);
