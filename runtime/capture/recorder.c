@@ -38,6 +38,10 @@ static size_t out_len;
 static uint64_t seq, dropped;
 static int nfuncs;
 static __thread pp_cap_call_t call;
+/* a call of this thread is being recorded: calls made inside it (the
+ * library calling its own API through the shim, a callback calling it)
+ * are forwarded unrecorded */
+static __thread int inside;
 /* frees a thread's record buffer when the thread ends */
 static pthread_key_t buf_key;
 static pthread_once_t buf_once = PTHREAD_ONCE_INIT;
@@ -171,25 +175,41 @@ static void emit_str(const char *s)
 	emit((const uint8_t *)s, n);
 }
 
+/* A signature's kinds: return kind and size, then each parameter's kind,
+ * aux and filled, a callback's own signature after its parameter. */
+static void emit_kinds(const pp_cap_sig_t *sig)
+{
+	uint8_t b[16 + 3 * 11 * PP_CAP_MAX_PARAMS], *p = b;
+	*p++ = sig->ret;
+	*p++ = sig->ret_aux;
+	p = pp__cap_put_var(p, sig->nparams);
+	emit(b, (size_t)(p - b));
+	for (int i = 0; i < sig->nparams; i++) {
+		p = b;
+		*p++ = sig->kind[i];
+		p = pp__cap_put_var(p, sig->aux[i]);
+		p = pp__cap_put_var(p, sig->filled[i]);
+		emit(b, (size_t)(p - b));
+		if (sig->kind[i] == PP_CAP_CALLBACK)
+			emit_kinds(sig->cb[i]);
+	}
+	if (sig->ret == PP_CAP_BUF_RET) {
+		emit_str(sig->len_fn);
+		uint8_t k[2] = { sig->len_kind, sig->len_size };
+		emit(k, 2);
+	}
+}
+
 /* The signature, before the function's first call. Under `lock`. */
 static void emit_func(pp_cap_sig_t *sig)
 {
-	uint8_t b[16 + 3 * 11 * PP_CAP_MAX_PARAMS], *p = b;
+	uint8_t b[16], *p = b;
 	sig->fn = ++nfuncs;
 	*p++ = PP_CAP_FUNC;
 	p = pp__cap_put_var(p, (uint64_t)sig->fn);
 	emit(b, (size_t)(p - b));
 	emit_str(sig->name);
-	p = b;
-	*p++ = sig->ret;
-	*p++ = sig->ret_aux;
-	p = pp__cap_put_var(p, sig->nparams);
-	for (int i = 0; i < sig->nparams; i++) {
-		*p++ = sig->kind[i];
-		p = pp__cap_put_var(p, sig->aux[i]);
-		p = pp__cap_put_var(p, sig->filled[i]);
-	}
-	emit(b, (size_t)(p - b));
+	emit_kinds(sig);
 }
 
 static void at_exit(void)
@@ -290,6 +310,9 @@ static void put_bytes(pp_cap_call_t *c, const void *p, size_t n)
 
 pp_cap_call_t *pp_cap_begin(pp_cap_sig_t *sig)
 {
+	if (inside)
+		return NULL;
+	inside = 1;
 	pp_cap_call_t *c = &call;
 	c->sig = sig;
 	c->len = 0;
@@ -349,9 +372,37 @@ void pp_cap_free(pp_cap_call_t *c, const void *h)
 	c->freed = h;
 }
 
+void pp_cap_invoke(pp_cap_call_t *c, int param)
+{
+	put_var(c, (uint64_t)param + 1);
+}
+
+void pp_cap_invoked(pp_cap_call_t *c)
+{
+	put_var(c, 0);
+}
+
+void pp_cap_strv(pp_cap_call_t *c, char *const *v, int64_t n)
+{
+	pp_cap_present(c, v);
+	if (!v)
+		return;
+	if (n < 0)
+		n = 0;
+	put_var(c, (uint64_t)n);
+	for (int64_t i = 0; i < n; i++)
+		pp_cap_str(c, v[i]);
+}
+
+void pp_cap_tail(pp_cap_call_t *c, const char *base, const char *at)
+{
+	put_var(c, at && base && at >= base ? (uint64_t)(at - base) + 1 : 0);
+}
+
 void pp_cap_end(pp_cap_call_t *c)
 {
 	uint8_t b[40], *p = b;
+	inside = 0;
 	pthread_mutex_lock(&lock);
 	if (c->freed)
 		end_of(c->freed);

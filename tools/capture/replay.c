@@ -45,6 +45,130 @@ static ffi_type *ffi_of(int kind, uint32_t size)
 	}
 }
 
+/* The call a replay thread is making, for the callbacks' stand-ins: where
+ * its next recorded invocation is, how many were made. */
+typedef struct cur {
+	rp_t *r;
+	const pp__cap_rec_t *c;
+	const char *fn;
+	size_t pos;
+	uint64_t made;
+	int status; /* a difference found inside a callback (diverge's result) */
+} cur_t;
+static __thread cur_t *cur;
+
+static int diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int same_str(const char *got, const pp__cap_val_t *want)
+{
+	if (!got || !want->present)
+		return !got && !want->present;
+	return strlen(got) == want->len && !memcmp(got, want->bytes, want->len);
+}
+
+static uint64_t int_arg(const void *p, int kind, uint32_t size)
+{
+	switch (size) {
+	case 1: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int8_t *)p : *(const uint8_t *)p;
+	case 2: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int16_t *)p : *(const uint16_t *)p;
+	case 4: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int32_t *)p : *(const uint32_t *)p;
+	default: return *(const uint64_t *)p;
+	}
+}
+
+/* One argument of an invocation against its recording; 0 when equal. */
+static int arg_differs(int kind, uint32_t size, void *arg, const pp__cap_val_t *want)
+{
+	switch (kind) {
+	case PP_CAP_SINT: case PP_CAP_UINT:
+		return int_arg(arg, kind, size) != want->u;
+	case PP_CAP_FLOAT: {
+		double d = size == 4 ? (double)*(float *)arg : *(double *)arg;
+		return memcmp(&d, &want->u, sizeof d) != 0;
+	}
+	case PP_CAP_STR:
+		return !same_str(*(const char **)arg, want);
+	case PP_CAP_STRV: {
+		char *const *v = *(char *const **)arg;
+		if (!v || !want->present)
+			return !v != !want->present;
+		const uint8_t *p = want->bytes;
+		for (uint64_t i = 0; i < want->u; i++) {
+			pp__cap_val_t one;
+			pp__cap_strv_next(&p, &one);
+			if (!same_str(v[i], &one))
+				return 1;
+		}
+		return 0;
+	}
+	default: /* handles and opaque pointers: NULL or not */
+		return !*(void **)arg != !want->present;
+	}
+}
+
+/* The library calls a callback: check the invocation against the next
+ * recorded one and return what the program's function returned. */
+static void on_callback(ffi_cif *cif, void *ret, void **args, void *data)
+{
+	(void)cif;
+	cbk_t *k = data;
+	cur_t *x = cur;
+	const pp_cap_sig_t *cs = k->f->f->sig.cb[k->param];
+	memset(ret, 0, sizeof(ffi_arg) > 8 ? sizeof(ffi_arg) : 8);
+	if (!x || x->status)
+		return;
+	pp__cap_inv_t inv;
+	if (!pp__cap_next_inv(&x->r->rd, &k->f->f->sig, &x->pos, &inv) || inv.param != k->param) {
+		x->status = diverge(x->r, x->c, x->fn, "callback parameter %d invoked %llu times, recorded %llu",
+				    k->param + 1, (unsigned long long)x->made + 1, (unsigned long long)x->c->ninv);
+		return;
+	}
+	x->made++;
+	for (int i = 0; i < cs->nparams; i++)
+		if (arg_differs(cs->kind[i], cs->aux[i], args[i], &inv.a[i])) {
+			x->status = diverge(x->r, x->c, x->fn, "callback parameter %d, invocation %llu: "
+					    "argument %d differs from the recording", k->param + 1,
+					    (unsigned long long)x->made, i + 1);
+			return;
+		}
+	switch (cs->ret) {
+	case PP_CAP_SINT: *(ffi_sarg *)ret = (ffi_sarg)(int64_t)inv.ret.u; break;
+	case PP_CAP_UINT: *(ffi_arg *)ret = (ffi_arg)inv.ret.u; break;
+	case PP_CAP_FLOAT:
+		if (cs->ret_aux == 4) {
+			double d;
+			memcpy(&d, &inv.ret.u, sizeof d);
+			*(float *)ret = (float)d;
+		} else {
+			memcpy(ret, &inv.ret.u, sizeof(double));
+		}
+		break;
+	}
+}
+
+static int add_callback(rp_t *r, rfn_t *f, int param)
+{
+	const pp_cap_sig_t *cs = f->f->sig.cb[param];
+	cbk_t *k = calloc(1, sizeof *k);
+	if (!k)
+		return -1;
+	f->cb[param] = k;
+	k->r = r;
+	k->f = f;
+	k->param = param;
+	for (int j = 0; j < cs->nparams; j++)
+		k->types[j] = ffi_of(cs->kind[j], cs->aux[j]);
+	if (ffi_prep_cif(&k->cif, FFI_DEFAULT_ABI, cs->nparams, ffi_of(cs->ret, cs->ret_aux), k->types) != FFI_OK ||
+	    !(k->closure = ffi_closure_alloc(sizeof(ffi_closure), &k->code)) ||
+	    ffi_prep_closure_loc(k->closure, &k->cif, on_callback, k, k->code) != FFI_OK) {
+		snprintf(r->why, sizeof r->why, "%s: libffi cannot stand in for %s's callback", r->rd.path,
+			 f->f->name);
+		return -1;
+	}
+	return 0;
+}
+
 /* The function the reader just declared: its symbol in lib and its cif. */
 static int add_func(rp_t *r, void *lib, const char *times)
 {
@@ -72,12 +196,22 @@ static int add_func(rp_t *r, void *lib, const char *times)
 		snprintf(r->why, sizeof r->why, "%s: libffi cannot call %s", r->rd.path, f->f->name);
 		return -1;
 	}
+	if (s->ret == PP_CAP_BUF_RET) {
+		f->len_addr = dlsym(lib, s->len_fn);
+		if (!f->len_addr || ffi_prep_cif(&f->len_cif, FFI_DEFAULT_ABI, s->nparams,
+						  ffi_of(s->len_kind, s->len_size), f->types) != FFI_OK) {
+			snprintf(r->why, sizeof r->why, "%s: the library has no function %s, which gives %s's "
+				 "length", r->rd.path, s->len_fn, f->f->name);
+			return -1;
+		}
+	}
+	for (int k = 0; k < s->nparams; k++)
+		if (s->kind[k] == PP_CAP_CALLBACK && add_callback(r, f, k) != 0)
+			return -1;
 	f->timed = pp__select_name(times, ',', f->f->name);
 	return 0;
 }
 
-static int diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 static int diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
 {
 	char what[384];
@@ -176,8 +310,10 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 {
 	const pp_cap_sig_t *s = &f->f->sig;
 	const char *fn = f->f->name;
+	static char opaque; /* what an opaque pointer that was not NULL becomes */
 	value_t v[PP_CAP_MAX_PARAMS];
 	void *argp[PP_CAP_MAX_PARAMS], *slots[PP_CAP_MAX_PARAMS], *bufs[PP_CAP_MAX_PARAMS];
+	cur_t now = { .r = r, .c = c, .fn = fn, .pos = c->inv_pos };
 	uint64_t caps[PP_CAP_MAX_PARAMS], freed[PP_CAP_MAX_PARAMS];
 	int nfreed = 0, rc = 0;
 	memset(bufs, 0, sizeof bufs);
@@ -234,6 +370,38 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 		case PP_CAP_BUF_OUT:
 			v[i].p = NULL;
 			break;
+		case PP_CAP_STR_OUT: case PP_CAP_TAIL_OUT:
+			slots[i] = NULL;
+			v[i].p = x->present ? &slots[i] : NULL;
+			break;
+		case PP_CAP_OPAQUE:
+			v[i].p = x->present ? &opaque : NULL;
+			break;
+		case PP_CAP_CALLBACK:
+			v[i].p = x->present ? f->cb[i]->code : NULL;
+			break;
+		case PP_CAP_STRV:
+			if (x->present) {
+				/* the pointers, then the strings, in one block */
+				char **a = malloc((x->u + 1) * sizeof *a + x->len + x->u);
+				if (!(bufs[i] = a))
+					goto oom;
+				char *sp = (char *)(a + x->u + 1);
+				const uint8_t *p = x->bytes;
+				for (uint64_t k = 0; k < x->u; k++) {
+					pp__cap_val_t one;
+					pp__cap_strv_next(&p, &one);
+					a[k] = one.present ? sp : NULL;
+					if (one.present) {
+						memcpy(sp, one.bytes, one.len);
+						sp[one.len] = 0;
+						sp += one.len + 1;
+					}
+				}
+				a[x->u] = NULL;
+			}
+			v[i].p = bufs[i];
+			break;
 		}
 	}
 	/* out buffers, now that their capacities are known */
@@ -252,9 +420,11 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 		}
 	union { ffi_arg a; ffi_sarg s; double d; float f; void *p; } ret = { 0 };
 	struct timespec t0, t1;
+	cur = &now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ffi_call(&f->cif, FFI_FN(f->addr), &ret, argp);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cur = NULL;
 	pthread_mutex_lock(&r->lock);
 	f->calls++;
 	if (f->timed) {
@@ -305,12 +475,40 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 	case PP_CAP_HANDLE:
 		rc = bind_handle(r, c, fn, c->ret.u, ret.p, "returned handle");
 		break;
+	case PP_CAP_BUF_RET: {
+		union { ffi_arg a; ffi_sarg s; } n = { 0 };
+		if (ret.p)
+			ffi_call(&f->len_cif, FFI_FN(f->len_addr), &n, argp);
+		uint64_t len = !ret.p ? 0 : s->len_size == 8 ? (uint64_t)n.a
+			       : (uint64_t)n.a & ((1ull << (8 * s->len_size)) - 1);
+		if (c->ret.present != (ret.p != NULL) || (ret.p && (len != c->ret.len || memcmp(ret.p, c->ret.bytes, len))))
+			rc = diverge(r, c, fn, "returned %llu bytes%s, recorded %llu", (unsigned long long)len,
+				     len == c->ret.len ? " that differ" : "", (unsigned long long)c->ret.len);
+		break;
 	}
+	}
+	/* the callbacks: every recorded invocation made, and no difference */
+	if (rc == 0 && now.status)
+		rc = now.status;
+	if (rc == 0 && now.made != c->ninv)
+		rc = diverge(r, c, fn, "callbacks invoked %llu times, recorded %llu", (unsigned long long)now.made,
+			     (unsigned long long)c->ninv);
 	/* out parameters */
 	for (int i = 0; i < s->nparams && rc == 0; i++) {
 		const pp__cap_val_t *o = &c->out[i];
 		if (s->kind[i] == PP_CAP_HANDLE_OUT) {
 			rc = bind_handle(r, c, fn, o->u, c->in[i].present ? slots[i] : NULL, "out handle");
+		} else if (s->kind[i] == PP_CAP_STR_OUT && c->in[i].present) {
+			if (!same_str(slots[i], o))
+				rc = diverge(r, c, fn, "parameter %d: wrote \"%.60s\", recorded \"%.*s\"", i + 1,
+					     slots[i] ? (char *)slots[i] : "(null)", (int)(o->len > 60 ? 60 : o->len),
+					     o->present ? (const char *)o->bytes : "(null)");
+		} else if (s->kind[i] == PP_CAP_TAIL_OUT && c->in[i].present) {
+			const char *base = bufs[s->aux[i]], *at = slots[i];
+			uint64_t off = at && base && at >= base ? (uint64_t)(at - base) + 1 : 0;
+			if (off != o->u)
+				rc = diverge(r, c, fn, "parameter %d: set to byte %lld of parameter %u, recorded %lld",
+					     i + 1, (long long)off - 1, s->aux[i] + 1, (long long)o->u - 1);
 		} else if (s->kind[i] == PP_CAP_BUF_OUT) {
 			uint64_t n = c->in[i].present ? length(s, s->filled[i], c, got) : 0;
 			if (c->in[i].present && n > caps[i])
@@ -612,6 +810,12 @@ int cmd_capture_replay(int argc, char **argv)
 		status = 3;
 	for (size_t i = 0; i < nfns; i++) {
 		free(r.fns[i]->ns);
+		for (int k = 0; k < PP_CAP_MAX_PARAMS; k++)
+			if (r.fns[i]->cb[k]) {
+				if (r.fns[i]->cb[k]->closure)
+					ffi_closure_free(r.fns[i]->cb[k]->closure);
+				free(r.fns[i]->cb[k]);
+			}
 		free(r.fns[i]);
 	}
 	free(r.fns);

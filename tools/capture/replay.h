@@ -9,6 +9,22 @@
 
 #include "capture_trace.h"
 
+struct rp;
+struct rfn;
+
+/* A callback parameter's stand-in: a libffi closure that checks each
+ * invocation the library makes against the recording and returns what the
+ * program's function returned (replay.c, on_callback). */
+typedef struct cbk {
+	struct rp *r;
+	struct rfn *f;
+	int param;
+	ffi_cif cif;
+	ffi_type *types[PP_CAP_MAX_PARAMS];
+	ffi_closure *closure;
+	void *code;
+} cbk_t;
+
 typedef struct rfn {
 	const pp__cap_fn_t *f;
 	void *addr;
@@ -17,6 +33,9 @@ typedef struct rfn {
 	int timed;
 	uint64_t calls, *ns;
 	size_t nns, capns;
+	void *len_addr; /* PP_CAP_BUF_RET: the length's function */
+	ffi_cif len_cif;
+	cbk_t *cb[PP_CAP_MAX_PARAMS];
 } rfn_t;
 
 typedef union value {
@@ -26,6 +45,7 @@ typedef union value {
 } value_t;
 
 typedef struct rp {
+	/* (struct rp: cbk_t points back) */
 	pp__cap_reader_t rd;
 	rfn_t **fns; /* each its own allocation: a cif points into its rfn_t */
 	size_t nf;   /* of them */

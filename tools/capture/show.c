@@ -65,6 +65,27 @@ static void put_value(FILE *o, int kind, uint32_t size, const pp__cap_val_t *v, 
 		else
 			fputs(v->present ? "&buffer" : "NULL", o);
 		break;
+	case PP_CAP_BUF_RET: put_bytes(o, v, 0); break;
+	case PP_CAP_STR_OUT:
+		if (after)
+			put_bytes(o, v, 1);
+		else
+			fputs(v->present ? "&string" : "NULL", o);
+		break;
+	case PP_CAP_TAIL_OUT:
+		if (after && v->u)
+			fprintf(o, "+%llu", (unsigned long long)v->u - 1);
+		else
+			fputs(after ? "NULL" : v->present ? "&tail" : "NULL", o);
+		break;
+	case PP_CAP_OPAQUE: fputs(v->present ? "ptr" : "NULL", o); break;
+	case PP_CAP_CALLBACK: fputs(v->present ? "&callback" : "NULL", o); break;
+	case PP_CAP_STRV:
+		if (v->present)
+			fprintf(o, "[%llu strings]", (unsigned long long)v->u);
+		else
+			fputs("NULL", o);
+		break;
 	}
 }
 
@@ -135,13 +156,16 @@ int pp__cap_show(FILE *o, const char *path, const uint8_t *b, size_t n)
 				fputs(" (freed)", o);
 		}
 		fputc(')', o);
+		if (rec.ninv)
+			fprintf(o, " [%llu callbacks]", (unsigned long long)rec.ninv);
 		if (s->ret != PP_CAP_VOID) {
 			fputs(" = ", o);
 			put_value(o, s->ret, s->ret_aux, &rec.ret, 1);
 		}
 		const char *sep = " -> ";
 		for (int i = 0; i < s->nparams; i++)
-			if (s->kind[i] == PP_CAP_HANDLE_OUT || s->kind[i] == PP_CAP_BUF_OUT) {
+			if (s->kind[i] == PP_CAP_HANDLE_OUT || s->kind[i] == PP_CAP_BUF_OUT ||
+			    ((s->kind[i] == PP_CAP_STR_OUT || s->kind[i] == PP_CAP_TAIL_OUT) && rec.in[i].present)) {
 				fprintf(o, "%sparameter %d: ", sep, i + 1);
 				put_value(o, s->kind[i], s->aux[i], &rec.out[i], 1);
 				sep = ", ";

@@ -29,6 +29,20 @@ enum pp_cap_kind {
 	PP_CAP_BUF_OUT = 8,     /* bytes the callee writes; aux: the capacity,
 				 * filled: how many it wrote */
 	PP_CAP_HANDLE_FREE = 9, /* a handle the call ends (spec: free) */
+	PP_CAP_OPAQUE = 10,     /* a pointer the library passes on untouched (a
+				 * callback's user data; spec: opaque): NULL or not */
+	PP_CAP_CALLBACK = 11,   /* a function the library calls during the call
+				 * (spec: callback): its invocations, with their
+				 * arguments and returns; cb[i] is its signature */
+	PP_CAP_STRV = 12,       /* char **: aux strings (aux: the count's
+				 * parameter), each possibly NULL (spec: strings) */
+	PP_CAP_STR_OUT = 13,    /* char **: the string the call writes there
+				 * (spec: outstr) */
+	PP_CAP_TAIL_OUT = 14,   /* const char **: set to a point in the string
+				 * parameter aux (spec: tail) */
+	PP_CAP_BUF_RET = 15,    /* return only: bytes whose length the function
+				 * len_fn returns for the same arguments (spec:
+				 * retbuf) */
 };
 /* aux and filled name a parameter by index, or: */
 #define PP_CAP_AUX_RETURN 0xffffu  /* the return value */
@@ -43,6 +57,12 @@ typedef struct pp_cap_sig {
 	uint32_t aux[PP_CAP_MAX_PARAMS];
 	uint32_t filled[PP_CAP_MAX_PARAMS];
 	int fn; /* the recorder's index, 0 until its first call */
+	/* a callback parameter's signature (NULL for the others); a
+	 * callback's own parameters are scalars, strings, string arrays,
+	 * handles and opaque pointers */
+	const struct pp_cap_sig *cb[PP_CAP_MAX_PARAMS];
+	const char *len_fn; /* ret PP_CAP_BUF_RET: the length's function, */
+	uint8_t len_kind, len_size; /* its integer kind and size */
 } pp_cap_sig_t;
 
 /* 1 while recording (PATHPROF_CAPTURE was set at start-up). */
@@ -58,8 +78,18 @@ void *pp_cap_resolve(void *f, const char *name);
 
 /* A call being recorded, in this thread: begin, one value per parameter
  * in order (before the call), the return value, one per out parameter in
- * order (after it), end. */
+ * order (after it), end. A signature with callbacks puts their
+ * invocations between the parameters and the return value: each opened by
+ * pp_cap_invoke (the callback's parameter), its arguments and its return
+ * value in the callback's own kinds; pp_cap_invoked closes the list.
+ * begin returns NULL for a call made inside a call being recorded (the
+ * library calling its own API, a callback calling it): the shim then only
+ * forwards it. */
 pp_cap_call_t *pp_cap_begin(pp_cap_sig_t *sig);
+void pp_cap_invoke(pp_cap_call_t *c, int param);
+void pp_cap_invoked(pp_cap_call_t *c);
+void pp_cap_strv(pp_cap_call_t *c, char *const *v, int64_t n);
+void pp_cap_tail(pp_cap_call_t *c, const char *base, const char *at);
 void pp_cap_sint(pp_cap_call_t *c, int64_t v);
 void pp_cap_uint(pp_cap_call_t *c, uint64_t v);
 void pp_cap_float(pp_cap_call_t *c, double v, int size);
