@@ -1,4 +1,4 @@
-/* `pathprof capture gen|replay`: record a C library's API calls once,
+/* `pathprof capture gen|replay|compare|show`: record a C library's API calls once,
  * replay them on any build (docs/guides/capture.md). The subcommands live in
  * tools/capture/; this file only finds one, or says the tool was built
  * without libclang and libffi. */
@@ -13,13 +13,15 @@
 #endif
 
 static const char help_text[] =
-	"usage: pathprof capture gen|replay|show [options]\n"
+	"usage: pathprof capture gen|replay|compare|show [options]\n"
 	"\n"
 	"Record every call a program makes into a C library's API, then make them\n"
 	"again against any build of the library:\n"
 	"  gen      write a capture shim from the library's header (libclang)\n"
 	"  replay   call a recorded trace's functions again (libffi), check every\n"
 	"           result against the recording, time each entry point\n"
+	"  compare  replay it against two builds, interleaved, and say per entry\n"
+	"           point which is slower, when the passes say so\n"
 	"  show     print a trace's calls, one a line (no library needed)\n"
 	"\n"
 	"'pathprof capture COMMAND --help' says more; docs/guides/capture.md is\n"
@@ -62,7 +64,10 @@ int cmd_capture(int argc, char **argv)
 		return cmd_capture_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_capture_show(argc - 1, argv + 1);
-	cli_error("capture: '%s' is not 'gen', 'replay' or 'show' (see 'pathprof capture --help')", argv[1]);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_capture_compare(argc - 1, argv + 1);
+	cli_error("capture: '%s' is not 'gen', 'replay', 'compare' or 'show' (see 'pathprof capture --help')",
+		  argv[1]);
 	return CLI_USAGE;
 #else
 	cli_error("capture: this pathprof was built without libclang and libffi (apt install "

@@ -12,6 +12,7 @@
 int cmd_capture_gen(int argc, char **argv);
 int cmd_capture_replay(int argc, char **argv);
 int cmd_capture_show(int argc, char **argv);
+int cmd_capture_compare(int argc, char **argv);
 
 /* The calls of the trace of n bytes at b as text (show.c); CLI_OK, or
  * CLI_FAIL for a damaged or cut trace after one line on standard error.

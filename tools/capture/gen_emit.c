@@ -95,9 +95,11 @@ static void emit_ret(FILE *o, const fn_t *f, const char *args)
 static void param_list(FILE *o, const fn_t *f, int names)
 {
 	for (int i = 0; i < f->nparams; i++) {
-		fprintf(o, "%s%s", i ? ", " : "", f->p[i].type);
-		if (names)
-			fprintf(o, " %s", f->p[i].name);
+		/* a function pointer's spelling has no room for a name after it */
+		if (names && strstr(f->p[i].type, "(*"))
+			fprintf(o, "%s__typeof__(%s) %s", i ? ", " : "", f->p[i].type, f->p[i].name);
+		else
+			fprintf(o, "%s%s%s%s", i ? ", " : "", f->p[i].type, names ? " " : "", names ? f->p[i].name : "");
 	}
 	if (!f->nparams)
 		fputs("void", o);

@@ -533,13 +533,6 @@ oom:
 	goto done;
 }
 
-/* Where a call's record starts, its thread, and its place in the trace. */
-typedef struct call_at {
-	size_t pos;
-	uint64_t tid;
-	size_t order;
-} call_at_t;
-
 static int by_thread(const void *a, const void *b)
 {
 	const call_at_t *x = a, *y = b;
@@ -677,6 +670,111 @@ static const char help_text[] =
 	"values); 1 an unreadable, damaged or cut trace (what is whole is replayed\n"
 	"first), a library without a function the trace calls; 2 bad command line.\n";
 
+int pp__cap_replay_load(pp__cap_replay_t *x, const char *path, const char *libpath, const char *times,
+			int keep, int serial)
+{
+	char err[512];
+	memset(x, 0, sizeof *x);
+	if (pp__input_open(&x->in, path, PP_CAP_MAGIC, 8, err, sizeof err) != 0) {
+		cli_error("capture replay: %s", err);
+		return CLI_FAIL;
+	}
+	x->opened = 1;
+	x->lib = dlopen(libpath, RTLD_NOW | RTLD_LOCAL);
+	if (!x->lib) {
+		cli_error("capture replay: %s", dlerror());
+		return CLI_FAIL;
+	}
+	rp_t *r = &x->r;
+	r->keep_going = keep;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->bound, NULL);
+	pp__cap_open(&r->rd, path, x->in.data, x->in.size);
+	x->loaded = 1;
+	pp__cap_rec_t rec;
+	int status = CLI_OK;
+	/* The index: the functions (resolved in the library), and where each
+	 * call starts and its thread; a damaged or cut end is said after the
+	 * calls before it are replayed. */
+	size_t cap = 0;
+	int t;
+	for (size_t at = r->rd.pos; (t = pp__cap_next(&r->rd, &rec)) > 0; at = r->rd.pos) {
+		if (t == PP_CAP_FUNC && add_func(r, x->lib, times) != 0) {
+			cli_error("capture replay: %s", r->why[0] ? r->why : "out of memory");
+			status = CLI_FAIL;
+			break;
+		}
+		if (t != PP_CAP_CALL)
+			continue;
+		if (x->nats == cap) {
+			cap = cap ? 2 * cap : 1024;
+			call_at_t *g = realloc(x->ats, cap * sizeof *g);
+			if (!g) {
+				cli_error("capture replay: out of memory");
+				status = CLI_FAIL;
+				break;
+			}
+			x->ats = g;
+		}
+		x->ats[x->nats] = (call_at_t){ at, rec.tid, x->nats };
+		x->nats++;
+	}
+	if (status == CLI_OK && t < 0 && r->rd.cut)
+		snprintf(x->end_msg, sizeof x->end_msg, "%s: cut inside the record after call %llu (the program "
+			 "did not finish writing it); the calls before it were replayed", path,
+			 (unsigned long long)x->nats);
+	else if (status == CLI_OK && t < 0)
+		snprintf(x->end_msg, sizeof x->end_msg, "%s (the %llu calls before it were replayed)", r->rd.why,
+			 (unsigned long long)x->nats);
+	else if (status == CLI_OK && !r->rd.ended)
+		snprintf(x->end_msg, sizeof x->end_msg, "%s: cut after call %llu (no END record: the program "
+			 "did not exit normally); the calls before it were replayed", path,
+			 (unsigned long long)x->nats);
+	/* one replay thread per recorded thread, unless --serial or only one */
+	if (x->nats)
+		qsort(x->ats, x->nats, sizeof *x->ats, by_thread);
+	size_t nthreads = 0;
+	for (size_t i = 0; i < x->nats; i++)
+		nthreads += !i || x->ats[i].tid != x->ats[i - 1].tid;
+	r->threaded = nthreads > 1 && !serial;
+	if (!r->threaded && x->nats)
+		qsort(x->ats, x->nats, sizeof *x->ats, by_order);
+	return status;
+}
+
+int pp__cap_replay_pass(pp__cap_replay_t *x)
+{
+	rp_t *r = &x->r;
+	for (size_t i = 0; i < r->nhandles; i++)
+		r->handles[i] = NULL;
+	r->stop = 0;
+	return r->threaded ? replay_threads(r, x->ats, x->nats) : replay_list(r, x->ats, x->nats);
+}
+
+void pp__cap_replay_free(pp__cap_replay_t *x)
+{
+	rp_t *r = &x->r;
+	for (size_t i = 0; i < r->nf; i++) {
+		free(r->fns[i]->ns);
+		for (int k = 0; k < PP_CAP_MAX_PARAMS; k++)
+			if (r->fns[i]->cb[k]) {
+				if (r->fns[i]->cb[k]->closure)
+					ffi_closure_free(r->fns[i]->cb[k]->closure);
+				free(r->fns[i]->cb[k]);
+			}
+		free(r->fns[i]);
+	}
+	free(r->fns);
+	free(r->handles);
+	free(x->ats);
+	if (x->loaded)
+		pp__cap_close(&r->rd);
+	if (x->opened)
+		pp__input_close(&x->in);
+	/* the library stays loaded: its code may still be referenced by
+	 * atexit handlers it installed */
+}
+
 int cmd_capture_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -722,105 +820,25 @@ int cmd_capture_replay(int argc, char **argv)
 		cli_error("capture replay: --time: %s", err);
 		return CLI_USAGE;
 	}
-	const char *path = argv[optind];
-	pp__input_t in;
-	if (pp__input_open(&in, path, PP_CAP_MAGIC, 8, err, sizeof err) != 0) {
-		cli_error("capture replay: %s", err);
-		return CLI_FAIL;
-	}
-	void *lib = dlopen(libpath, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		cli_error("capture replay: %s", dlerror());
-		pp__input_close(&in);
-		return CLI_FAIL;
-	}
-	rp_t r = { .keep_going = keep };
-	pthread_mutex_init(&r.lock, NULL);
-	pthread_cond_init(&r.bound, NULL);
-	pp__cap_open(&r.rd, path, in.data, in.size);
-	pp__cap_rec_t rec;
-	int status = CLI_OK;
-	/* The index: the functions (resolved in the library), and where each
-	 * call starts and its thread; a damaged or cut end is said after the
-	 * calls before it are replayed. */
-	call_at_t *ats = NULL;
-	size_t nats = 0, cap = 0;
-	int t;
-	for (size_t at = r.rd.pos; (t = pp__cap_next(&r.rd, &rec)) > 0; at = r.rd.pos) {
-		if (t == PP_CAP_FUNC && add_func(&r, lib, times) != 0) {
-			cli_error("capture replay: %s", r.why[0] ? r.why : "out of memory");
-			status = CLI_FAIL;
-			break;
-		}
-		if (t != PP_CAP_CALL)
-			continue;
-		if (nats == cap) {
-			cap = cap ? 2 * cap : 1024;
-			call_at_t *g = realloc(ats, cap * sizeof *g);
-			if (!g) {
-				cli_error("capture replay: out of memory");
-				status = CLI_FAIL;
-				break;
-			}
-			ats = g;
-		}
-		ats[nats] = (call_at_t){ at, rec.tid, nats };
-		nats++;
-	}
-	char end_msg[700] = "";
-	if (status == CLI_OK && t < 0 && r.rd.cut)
-		snprintf(end_msg, sizeof end_msg, "%s: cut inside the record after call %llu (the program did "
-			 "not finish writing it); the calls before it were replayed", path,
-			 (unsigned long long)nats);
-	else if (status == CLI_OK && t < 0)
-		snprintf(end_msg, sizeof end_msg, "%s (the %llu calls before it were replayed)", r.rd.why,
-			 (unsigned long long)nats);
-	else if (status == CLI_OK && !r.rd.ended)
-		snprintf(end_msg, sizeof end_msg, "%s: cut after call %llu (no END record: the program did "
-			 "not exit normally); the calls before it were replayed", path, (unsigned long long)nats);
-	/* one replay thread per recorded thread, unless --serial or only one */
-	if (nats)
-		qsort(ats, nats, sizeof *ats, by_thread);
-	size_t nthreads = 0;
-	for (size_t i = 0; i < nats; i++)
-		nthreads += !i || ats[i].tid != ats[i - 1].tid;
-	r.threaded = nthreads > 1 && !serial;
-	if (!r.threaded && nats)
-		qsort(ats, nats, sizeof *ats, by_order);
-	for (uint64_t pass = 0; pass < repeat && status == CLI_OK; pass++) {
-		for (size_t i = 0; i < r.nhandles; i++)
-			r.handles[i] = NULL;
-		r.stop = 0;
-		status = r.threaded ? replay_threads(&r, ats, nats) : replay_list(&r, ats, nats);
-	}
-	if (status == CLI_OK && end_msg[0]) {
-		cli_error("capture replay: %s", end_msg);
+	pp__cap_replay_t x;
+	int status = pp__cap_replay_load(&x, argv[optind], libpath, times, keep, serial);
+	for (uint64_t pass = 0; pass < repeat && status == CLI_OK; pass++)
+		status = pp__cap_replay_pass(&x);
+	if (status == CLI_OK && x.end_msg[0]) {
+		cli_error("capture replay: %s", x.end_msg);
 		status = CLI_FAIL;
 	}
-	free(ats);
-	size_t nfns = r.nf;
-	FILE *o = cli_output_open(outpath);
-	if (o) {
-		pp__cap_print_table(o, &r, nfns, json, libpath);
-		int rc = cli_output_close(o, outpath);
-		if (status == CLI_OK)
-			status = rc;
+	if (x.loaded) {
+		FILE *o = cli_output_open(outpath);
+		if (o) {
+			pp__cap_print_table(o, &x.r, x.r.nf, json, libpath);
+			int rc = cli_output_close(o, outpath);
+			if (status == CLI_OK)
+				status = rc;
+		}
 	}
-	if (status == CLI_OK && r.diverged)
+	if (status == CLI_OK && x.r.diverged)
 		status = 3;
-	for (size_t i = 0; i < nfns; i++) {
-		free(r.fns[i]->ns);
-		for (int k = 0; k < PP_CAP_MAX_PARAMS; k++)
-			if (r.fns[i]->cb[k]) {
-				if (r.fns[i]->cb[k]->closure)
-					ffi_closure_free(r.fns[i]->cb[k]->closure);
-				free(r.fns[i]->cb[k]);
-			}
-		free(r.fns[i]);
-	}
-	free(r.fns);
-	free(r.handles);
-	pp__cap_close(&r.rd);
-	pp__input_close(&in);
+	pp__cap_replay_free(&x);
 	return status;
 }

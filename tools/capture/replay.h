@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "capture_trace.h"
+#include "input.h"
 
 struct rp;
 struct rfn;
@@ -63,6 +64,32 @@ typedef struct rp {
 	pthread_mutex_t lock;
 	pthread_cond_t bound;
 } rp_t;
+
+/* Where a call's record starts, its thread, and its place in the trace. */
+typedef struct call_at {
+	size_t pos;
+	uint64_t tid;
+	size_t order;
+} call_at_t;
+
+/* A trace loaded for replay against one library (replay.c). */
+typedef struct pp__cap_replay {
+	rp_t r;
+	pp__input_t in;
+	void *lib;
+	call_at_t *ats;
+	size_t nats;
+	int opened, loaded;
+	char end_msg[700]; /* a damaged or cut end, said after the calls */
+} pp__cap_replay_t;
+
+/* Open path and lib, resolve the trace's functions and index its calls
+ * (--time, --keep-going, --serial as the command's); a pass replays every
+ * call once. CLI_OK, CLI_FAIL (said), 3 at a difference. */
+int pp__cap_replay_load(pp__cap_replay_t *x, const char *path, const char *libpath, const char *times,
+			int keep, int serial);
+int pp__cap_replay_pass(pp__cap_replay_t *x);
+void pp__cap_replay_free(pp__cap_replay_t *x);
 
 /* The per-function table and TOTAL, text or JSON, of the first nfns
  * functions. */

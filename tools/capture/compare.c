@@ -1,0 +1,234 @@
+/* `pathprof capture compare TRACE --lib A.so --lib B.so`: the same
+ * recorded workload replayed against two builds of a library, interleaved
+ * (A, B, A, B, ...) so that a drift of the machine hits both alike, each
+ * pass checked as `replay` checks it and run in a fresh empty working
+ * directory (a relative file the program created, a database, starts
+ * anew). Per entry point the verdict is a rank test on the passes' total
+ * times: 'slower' or 'faster' only when every pass of one build took
+ * longer than every pass of the other (with 4 passes a side, a chance of
+ * 2 in 70 under no change: Mann-Whitney's exact bound) and the medians
+ * differ by more than 2 %; otherwise no verdict. docs/guides/capture.md. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture_cli.h"
+#include "glob.h"
+#include "replay.h"
+#include "report.h"
+
+#define MIN_PASSES 4
+#define MIN_CHANGE 0.02
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+/* One pass of x in a fresh directory; the per-function time it took into
+ * totals[i * passes + pass]. */
+static int one_pass(pp__cap_replay_t *x, uint64_t *totals, uint64_t pass, uint64_t passes, const char *home)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/pathprof-compare.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir) || chdir(dir) != 0) {
+		cli_error("capture compare: cannot make a working directory in %s: %s", dir, strerror(errno));
+		return CLI_FAIL;
+	}
+	size_t *before = calloc(x->r.nf ? x->r.nf : 1, sizeof *before);
+	if (!before) {
+		cli_error("capture compare: out of memory");
+		return CLI_FAIL;
+	}
+	for (size_t i = 0; i < x->r.nf; i++)
+		before[i] = x->r.fns[i]->nns;
+	int st = pp__cap_replay_pass(x);
+	for (size_t i = 0; i < x->r.nf; i++) {
+		uint64_t t = 0;
+		for (size_t k = before[i]; k < x->r.fns[i]->nns; k++)
+			t += x->r.fns[i]->ns[k];
+		totals[i * passes + pass] = t;
+	}
+	free(before);
+	if (chdir(home) != 0)
+		st = CLI_FAIL;
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return st;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(uint64_t *v, uint64_t n)
+{
+	qsort(v, n, sizeof *v, by_u64);
+	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+}
+
+/* The verdict on a function's passes (sorted by median()). */
+static const char *verdict(const uint64_t *a, const uint64_t *b, uint64_t n, double ma, double mb)
+{
+	if (n < MIN_PASSES)
+		return "not enough passes";
+	if (ma <= 0 || mb <= 0)
+		return "no verdict";
+	if (b[0] > a[n - 1] && mb > ma * (1 + MIN_CHANGE))
+		return "slower";
+	if (a[0] > b[n - 1] && ma > mb * (1 + MIN_CHANGE))
+		return "faster";
+	return "no verdict";
+}
+
+static const char help_text[] =
+	"usage: pathprof capture compare TRACE --lib A.so --lib B.so [options]\n"
+	"\n"
+	"Replay TRACE against two builds of a library, interleaved (A, B, A, B, ...),\n"
+	"each pass checked as 'capture replay' checks it and run in a fresh empty\n"
+	"working directory. Per timed entry point: its calls, the median over the\n"
+	"passes of its total time with A and with B, their ratio (B / A) and a\n"
+	"verdict: 'slower' or 'faster' only when every pass of one build took longer\n"
+	"than every pass of the other and the medians differ by more than 2 %\n"
+	"(needs --repeat 4 or more); otherwise 'no verdict'.\n"
+	"\n"
+	"options:\n"
+	"  --lib FILE       a build (twice: A, then B)\n"
+	"  --repeat N       passes per build (default 5)\n"
+	"  --time GLOBS     the functions to compare (default: all)\n"
+	"  --serial         replay in the recorded global order, one thread\n"
+	"  --format FMT     'text' (default) or 'json'\n"
+	"  -o, --output F   write the table to F\n"
+	"  -h, --help       show this help\n"
+	"\n"
+	"Exit status: 0 both builds replayed the trace exactly; 3 one did not (the\n"
+	"difference is named); 1 an unreadable trace or library; 2 bad command line.\n";
+
+int cmd_capture_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "lib", required_argument, NULL, 'l' },    { "time", required_argument, NULL, 't' },
+		{ "repeat", required_argument, NULL, 'r' }, { "serial", no_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	const char *libs[2] = { NULL, NULL }, *times = "*", *outpath = NULL;
+	uint64_t passes = 5;
+	int nlibs = 0, json = 0, serial = 0, c;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (nlibs == 2) {
+				cli_error("capture compare: --lib given more than twice");
+				return CLI_USAGE;
+			}
+			libs[nlibs++] = optarg;
+			break;
+		case 't': times = optarg; break;
+		case 'r':
+			if (cli_parse_u64("capture compare: --repeat", optarg, 100000, &passes) < 0 || !passes)
+				return CLI_USAGE;
+			break;
+		case 's': serial = 1; break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				cli_error("capture compare: --format: '%s' is not 'text' or 'json'", optarg);
+				return CLI_USAGE;
+			}
+			json = optarg[0] == 'j';
+			break;
+		case 'o': outpath = optarg; break;
+		case 'h': return cli_help(help_text);
+		default: return cli_bad_option("capture compare", c, argv);
+		}
+	}
+	if (argc - optind != 1 || nlibs != 2) {
+		cli_error("capture compare: needs one TRACE and --lib twice (see 'pathprof capture compare --help')");
+		return CLI_USAGE;
+	}
+	char err[512], home[PATH_MAX];
+	if (pp__select_check(times, ',', err, sizeof err) != 0) {
+		cli_error("capture compare: --time: %s", err);
+		return CLI_USAGE;
+	}
+	if (!getcwd(home, sizeof home)) {
+		cli_error("capture compare: cannot read the working directory: %s", strerror(errno));
+		return CLI_FAIL;
+	}
+	pp__cap_replay_t x[2];
+	uint64_t *totals[2] = { NULL, NULL };
+	int status = pp__cap_replay_load(&x[0], argv[optind], libs[0], times, 0, serial);
+	int loaded = status == CLI_OK ? 2 : 1;
+	if (status == CLI_OK)
+		status = pp__cap_replay_load(&x[1], argv[optind], libs[1], times, 0, serial);
+	if (status == CLI_OK && (x[0].end_msg[0] || x[0].r.nf != x[1].r.nf)) {
+		cli_error("capture compare: %s", x[0].end_msg[0] ? x[0].end_msg : "the builds read the trace apart");
+		status = CLI_FAIL;
+	}
+	size_t nf = status == CLI_OK ? x[0].r.nf : 0;
+	for (int k = 0; k < 2 && status == CLI_OK; k++)
+		if (!(totals[k] = calloc((nf ? nf : 1) * passes, sizeof *totals[k]))) {
+			cli_error("capture compare: out of memory");
+			status = CLI_FAIL;
+		}
+	for (uint64_t p = 0; p < passes && status == CLI_OK; p++)
+		for (int k = 0; k < 2 && status == CLI_OK; k++) {
+			status = one_pass(&x[k], totals[k], p, passes, home);
+			if (status == 3)
+				cli_error("capture compare: %s (build %c) did not replay the trace as recorded", libs[k],
+					  'A' + k);
+		}
+	FILE *o = status == CLI_OK ? cli_output_open(outpath) : NULL;
+	if (o) {
+		if (json)
+			fprintf(o, "{\n  \"a\": \"%s\",\n  \"b\": \"%s\",\n  \"passes\": %llu,\n  \"functions\": [",
+				libs[0], libs[1], (unsigned long long)passes);
+		else
+			fprintf(o, "pathprof capture compare: %s, %llu passes a build, interleaved\n  A  %s\n  B  %s\n\n"
+				   "%-32s %8s %14s %14s %8s  verdict\n", argv[optind], (unsigned long long)passes,
+				libs[0], libs[1], "function", "calls", "A median(ns)", "B median(ns)", "B/A");
+		int first = 1;
+		for (size_t i = 0; i < nf; i++) {
+			const rfn_t *f = x[0].r.fns[i];
+			if (!f->timed || !f->calls)
+				continue;
+			uint64_t *a = totals[0] + i * passes, *b = totals[1] + i * passes;
+			double ma = median(a, passes), mb = median(b, passes), ratio = ma > 0 ? mb / ma : 0;
+			const char *v = verdict(a, b, passes, ma, mb);
+			if (json) {
+				fprintf(o, "%s\n    {\"function\": \"%s\", \"calls\": %llu, \"a_ns\": ", first ? "" : ",",
+					f->f->name, (unsigned long long)(f->calls / passes));
+				pp__report_json_num(o, ma, 1);
+				fputs(", \"b_ns\": ", o);
+				pp__report_json_num(o, mb, 1);
+				fputs(", \"ratio\": ", o);
+				pp__report_json_num(o, ratio, 4);
+				fprintf(o, ", \"verdict\": \"%s\"}", v);
+			} else {
+				fprintf(o, "%-32s %8llu %14.0f %14.0f %8.3f  %s\n", f->f->name,
+					(unsigned long long)(f->calls / passes), ma, mb, ratio, v);
+			}
+			first = 0;
+		}
+		if (json)
+			fputs(first ? "]\n}\n" : "\n  ]\n}\n", o);
+		status = cli_output_close(o, outpath);
+	} else if (status == CLI_OK) {
+		status = CLI_FAIL;
+	}
+	for (int k = 0; k < loaded; k++)
+		pp__cap_replay_free(&x[k]);
+	free(totals[0]);
+	free(totals[1]);
+	return status;
+}
