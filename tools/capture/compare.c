@@ -167,10 +167,10 @@ int cmd_capture_compare(int argc, char **argv)
 	}
 	pp__cap_replay_t x[2];
 	uint64_t *totals[2] = { NULL, NULL };
-	int status = pp__cap_replay_load(&x[0], argv[optind], libs[0], times, 0, serial);
+	int status = pp__cap_replay_load(&x[0], argv[optind], libs[0], times, 0, serial, 0);
 	int loaded = status == CLI_OK ? 2 : 1;
 	if (status == CLI_OK)
-		status = pp__cap_replay_load(&x[1], argv[optind], libs[1], times, 0, serial);
+		status = pp__cap_replay_load(&x[1], argv[optind], libs[1], times, 0, serial, 0);
 	if (status == CLI_OK && (x[0].end_msg[0] || x[0].r.nf != x[1].r.nf)) {
 		cli_error("capture compare: %s", x[0].end_msg[0] ? x[0].end_msg : "the builds read the trace apart");
 		status = CLI_FAIL;

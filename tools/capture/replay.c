@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <pathprof/state.h>
+
 #include "capture_cli.h"
 #include "capture_trace.h"
 #include "glob.h"
@@ -662,6 +664,10 @@ static const char help_text[] =
 	"  --serial         one thread, in the recorded global order (default: one\n"
 	"                   replay thread per recorded thread, each in its order)\n"
 	"  --format FMT     'text' (default) or 'json'\n"
+	"  --profile FILE   the library was built through a pathprof injector: time\n"
+	"                   its gates and write their paths to FILE (each entry\n"
+	"                   point an event); run with the library's runtime\n"
+	"                   preloaded: LD_PRELOAD=.../libpathprof.so.0\n"
 	"  -o, --output F   write the table to F\n"
 	"  -h, --help       show this help\n"
 	"\n"
@@ -671,7 +677,7 @@ static const char help_text[] =
 	"first), a library without a function the trace calls; 2 bad command line.\n";
 
 int pp__cap_replay_load(pp__cap_replay_t *x, const char *path, const char *libpath, const char *times,
-			int keep, int serial)
+			int keep, int serial, int deepbind)
 {
 	char err[512];
 	memset(x, 0, sizeof *x);
@@ -680,7 +686,7 @@ int pp__cap_replay_load(pp__cap_replay_t *x, const char *path, const char *libpa
 		return CLI_FAIL;
 	}
 	x->opened = 1;
-	x->lib = dlopen(libpath, RTLD_NOW | RTLD_LOCAL);
+	x->lib = dlopen(libpath, RTLD_NOW | RTLD_LOCAL | (deepbind ? RTLD_DEEPBIND : 0));
 	if (!x->lib) {
 		cli_error("capture replay: %s", dlerror());
 		return CLI_FAIL;
@@ -782,9 +788,9 @@ int cmd_capture_replay(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'r' }, { "keep-going", no_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
 		{ "serial", no_argument, NULL, 's' },       { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "profile", required_argument, NULL, 'p' }, { NULL, 0, NULL, 0 },
 	};
-	const char *libpath = NULL, *times = "*", *outpath = NULL;
+	const char *libpath = NULL, *times = "*", *outpath = NULL, *profile = NULL;
 	uint64_t repeat = 1;
 	int json = 0, keep = 0, serial = 0, c;
 	optind = 0;
@@ -807,6 +813,7 @@ int cmd_capture_replay(int argc, char **argv)
 			json = optarg[0] == 'j';
 			break;
 		case 'o': outpath = optarg; break;
+		case 'p': profile = optarg; break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("capture replay", c, argv);
 		}
@@ -820,10 +827,32 @@ int cmd_capture_replay(int argc, char **argv)
 		cli_error("capture replay: --time: %s", err);
 		return CLI_USAGE;
 	}
+	/* a gated library: the runtime it links (preloaded, so that its
+	 * thread-local state has room) records its gates; this tool's own
+	 * copy of the runtime is nobody's host and is not exported */
+	int (*dump)(const char *) = NULL;
+	if (profile) {
+		int (*timing)(enum pp_timing, unsigned) = (int (*)(enum pp_timing, unsigned))dlsym(RTLD_DEFAULT, "pp_set_timing");
+		void (*no_exit)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "pp_disable_exit_dump");
+		dump = (int (*)(const char *))dlsym(RTLD_DEFAULT, "pp_dump");
+		if (!timing || !no_exit || !dump) {
+			cli_error("capture replay: --profile: libpathprof is not loaded; run with it preloaded: "
+				  "LD_PRELOAD=$(pkg-config --variable=libdir pathprof)/libpathprof.so.0 pathprof "
+				  "capture replay ...");
+			return CLI_USAGE;
+		}
+		no_exit();
+		timing(PP_TIMING_ON, 0);
+	}
 	pp__cap_replay_t x;
-	int status = pp__cap_replay_load(&x, argv[optind], libpath, times, keep, serial);
+	int status = pp__cap_replay_load(&x, argv[optind], libpath, times, keep, serial, profile != NULL);
 	for (uint64_t pass = 0; pass < repeat && status == CLI_OK; pass++)
 		status = pp__cap_replay_pass(&x);
+	if (profile && x.loaded && dump(profile) != 0) {
+		cli_error("capture replay: --profile: writing %s failed", profile);
+		if (status == CLI_OK)
+			status = CLI_FAIL;
+	}
 	if (status == CLI_OK && x.end_msg[0]) {
 		cli_error("capture replay: %s", x.end_msg);
 		status = CLI_FAIL;

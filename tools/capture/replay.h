@@ -84,10 +84,11 @@ typedef struct pp__cap_replay {
 } pp__cap_replay_t;
 
 /* Open path and lib, resolve the trace's functions and index its calls
- * (--time, --keep-going, --serial as the command's); a pass replays every
- * call once. CLI_OK, CLI_FAIL (said), 3 at a difference. */
+ * (--time, --keep-going, --serial as the command's; deepbind: the library
+ * resolves its own symbols first, so a cyg build's hooks are its own and
+ * not the C library's empty ones); a pass replays every call once. CLI_OK, CLI_FAIL (said), 3 at a difference. */
 int pp__cap_replay_load(pp__cap_replay_t *x, const char *path, const char *libpath, const char *times,
-			int keep, int serial);
+			int keep, int serial, int deepbind);
 int pp__cap_replay_pass(pp__cap_replay_t *x);
 void pp__cap_replay_free(pp__cap_replay_t *x);
 

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The paths inside a library at replay (#31): tests/capture/minilib.c,
+# built plain and through cyg; miniprog's calls are captured against the
+# plain build and replayed against the gated one with --profile, the
+# library's runtime preloaded: the profile holds each entry point as an
+# event and the exact paths inside (mini_work > inner > step 6000 times),
+# timed so that self times add up; without the runtime preloaded --profile
+# is refused in one line.
+# usage: paths.sh PATHPROF SRCROOT BUILDROOT WORKDIR
+set -u
+pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-paths.$$
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$work" || exit 1
+t=$src/tests/capture
+export PKG_CONFIG_PATH="$build/meson-uninstalled" LD_LIBRARY_PATH="$build/runtime/capture"
+gcc -O2 -fPIC -shared "$t/minilib.c" -o libmini.so || fail "build"
+gcc -O2 -I"$t" "$t/miniprog.c" -o prog -L. -lmini -Wl,-rpath,"$PWD" || fail "build"
+"$build/tools/pathprof-cc-uninstalled" --via=cyg gcc -O2 -fPIC -shared "$t/minilib.c" -o libmini-cyg.so ||
+	fail "the gated build"
+printf 'free mini_free m\n' >mini.spec
+"$pp" capture gen --header "$t/minilib.h" --functions 'mini_*' --spec mini.spec -o shim.c 2>/dev/null || fail "gen"
+# shellcheck disable=SC2046
+gcc -shared -fPIC -I"$t" shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl || fail "shim"
+LD_PRELOAD=./shim.so PATHPROF_CAPTURE=t.cap ./prog >/dev/null || fail "capture"
+"$pp" capture replay t.cap --lib ./libmini-cyg.so --profile r.pathprof >/dev/null 2>e1
+[ $? -eq 2 ] && grep -q "^pathprof: capture replay: --profile: libpathprof is not loaded; run with it preloaded" e1 ||
+	fail "--profile without the runtime: $(cat e1)"
+LD_PRELOAD="$build/runtime/libpathprof.so.0" "$pp" capture replay t.cap --lib ./libmini-cyg.so \
+	--profile r.pathprof >/dev/null 2>e2 || fail "replay: $(cat e2)"
+got=$("$pp" report --format paths r.pathprof | sort | paste -sd' ' -)
+[ "$got" = "1|mini_free 1|mini_new 6000|mini_work>inner>step" ] || fail "paths: $got"
+"$pp" report --format json r.pathprof | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = {">".join(x["path"]): x for x in d["nodes"]}
+calls = {k: v["calls"] for k, v in n.items()}
+want = {"mini_new": 1, "mini_work": 5, "mini_work>inner": 60, "mini_work>inner>step": 6000, "mini_free": 1}
+if calls != want or d["events"] != 7:
+    print("FAIL: nodes %r, events %d" % (calls, d["events"])); sys.exit(1)
+self = sum(v["self_ticks"] for v in n.values())
+roots = sum(v["incl"]["sum_ticks"] for k, v in n.items() if ">" not in k)
+if self != roots:
+    print("FAIL: self times %d, the entry points took %d" % (self, roots)); sys.exit(1)
+' || exit 1
+echo "ok: 7 entry points replayed, 6000 steps inside mini_work, self times add up"
