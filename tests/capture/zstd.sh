@@ -7,7 +7,8 @@
 # a flipped byte of a recorded output is named with its call (exit 3); a
 # cut trace replays what is whole and says where it stops (exit 1); a
 # library without the functions is refused by name; gen refuses what it
-# cannot record and names bad spec lines.
+# cannot record and names bad spec lines. A static libzstd is captured
+# through gen --wrap and the linker's --wrap flags, the same 22 calls.
 # usage: zstd.sh PATHPROF SRCROOT BUILDROOT WORKDIR
 set -u
 pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-zstd.$$
@@ -112,6 +113,24 @@ head -c $((size * 2 / 3)) "$trace" >cut.cap
 rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <cut.err)" -eq 1 ] && grep -q 'cut .*after call [0-9]*' cut.err ||
 	fail "a cut trace: exit $rc, $(cat cut.err)"
+
+# a static libzstd: gen --wrap, the program linked with libzstd.a and the
+# flags gen wrote; the same calls recorded, replayed against the shared one
+if [ -f /usr/lib/x86_64-linux-gnu/libzstd.a ]; then
+	"$pp" capture gen --header "$hdr" --functions "$fns" --spec "$src/tests/capture/zstd.spec" \
+		--wrap wrap.flags -o wshim.c 2>/dev/null || fail "gen --wrap"
+	grep -q -- "-Wl,--wrap=ZSTD_compressCCtx" wrap.flags || fail "wrap flags: $(cat wrap.flags)"
+	# shellcheck disable=SC2046
+	gcc -O2 -Wall -Wextra -Werror "$src/tests/capture/zfiles.c" wshim.c /usr/lib/x86_64-linux-gnu/libzstd.a \
+		$(cat wrap.flags) $(pkg-config --cflags --libs pathprof-capture) -o zstatic || fail "static build"
+	ldd zstatic | grep -q libzstd && fail "zstatic links libzstd.so"
+	LD_LIBRARY_PATH="$build/runtime/capture" PATHPROF_CAPTURE=static.cap ./zstatic "$src/README.md" numbers.txt \
+		random.bin >static.out || fail "the static program failed"
+	cmp -s plain.out static.out || fail "the wrapped program's output differs"
+	"$pp" capture replay static.cap --lib libzstd.so.1 --format json -o static.json 2>static.err ||
+		fail "replay of the static program's trace: $(cat static.err)"
+	grep -q '"calls": 22,' static.json || fail "static: $(head -c 300 static.json)"
+fi
 
 # the wrong library; not a trace
 "$pp" capture replay "$trace" --lib libz.so.1 >/dev/null 2>lib.err

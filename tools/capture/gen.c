@@ -65,7 +65,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 
 static const char help_text[] =
 	"usage: pathprof capture gen --header FILE.h --functions GLOBS [--spec FILE]\n"
-	"                            -o SHIM.c [-- CLANG_ARGS...]\n"
+	"                            [--wrap FLAGS_FILE] -o SHIM.c [-- CLANG_ARGS...]\n"
 	"\n"
 	"Write a capture shim for the functions of FILE.h that GLOBS select (one\n"
 	"glob syntax, docs/guides/selection.md). The header is parsed by libclang;\n"
@@ -95,6 +95,11 @@ static const char help_text[] =
 	"                     (LENGTH, CAP, COUNT: an integer parameter or a number;\n"
 	"                     a callback's parameters: FUNCTION/PARAM p0, p1, ...)\n"
 	"  -o FILE            where to write the shim\n"
+	"  --wrap FLAGS_FILE  for a static library: write __wrap_ functions calling\n"
+	"                     __real_ ones, and into FLAGS_FILE the linker flags\n"
+	"                     (-Wl,--wrap=f ...) to build the program with:\n"
+	"                       cc prog.c shim.c libX.a $(cat FLAGS_FILE) \\\n"
+	"                          $(pkg-config --cflags --libs pathprof-capture)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"A selected function that cannot be recorded faithfully (a callback, a\n"
@@ -106,9 +111,11 @@ int cmd_capture_gen(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "header", required_argument, NULL, 'H' }, { "functions", required_argument, NULL, 'f' },
 		{ "spec", required_argument, NULL, 's' },   { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "wrap", required_argument, NULL, 'w' },   { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	const char *header = NULL, *globs = NULL, *specpath = NULL, *outpath = NULL;
+	const char *header = NULL, *globs = NULL, *specpath = NULL, *outpath = NULL, *wrap_flags = NULL;
+	int wrap = 0;
 	int c;
 	optind = 0;
 	opterr = 0;
@@ -118,6 +125,10 @@ int cmd_capture_gen(int argc, char **argv)
 		case 'f': globs = optarg; break;
 		case 's': specpath = optarg; break;
 		case 'o': outpath = optarg; break;
+		case 'w':
+			wrap = 1;
+			wrap_flags = optarg;
+			break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("capture gen", c, argv);
 		}
@@ -197,14 +208,37 @@ int cmd_capture_gen(int argc, char **argv)
 	if (!o)
 		goto done;
 	const char *base = strrchr(header, '/');
-	fprintf(o, "/* Capture shim for %s, written by 'pathprof capture gen'; do not edit.\n"
-		   " * Preload it: LD_PRELOAD=shim.so PATHPROF_CAPTURE=trace ./program */\n"
-		   "#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdint.h>\n#include <stddef.h>\n"
+	fprintf(o, "/* Capture shim for %s, written by 'pathprof capture gen'; do not edit.\n", header);
+	if (wrap) {
+		fputs(" * Link it into the program with the static library and these flags:\n *  ", o);
+		for (size_t i = 0; i < w.n; i++)
+			fprintf(o, " -Wl,--wrap=%s", w.fns[i].name);
+		fputs("\n * then PATHPROF_CAPTURE=trace ./program */\n", o);
+	} else {
+		fputs(" * Preload it: LD_PRELOAD=shim.so PATHPROF_CAPTURE=trace ./program */\n", o);
+	}
+	fprintf(o, "#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdint.h>\n#include <stddef.h>\n"
 		   "#include <pathprof/capture.h>\n"
 		   "#include \"%s\"\n",
-		header, base ? base + 1 : header);
+		base ? base + 1 : header);
 	for (size_t i = 0; i < w.n; i++)
-		emit_fn(o, &w.fns[i]);
+		emit_fn(o, &w.fns[i], wrap);
+	if (wrap_flags) {
+		FILE *wf = cli_output_open(wrap_flags);
+		if (!wf) {
+			cli_output_close(o, outpath);
+			rc = CLI_FAIL;
+			goto done;
+		}
+		for (size_t i = 0; i < w.n; i++)
+			fprintf(wf, "%s-Wl,--wrap=%s", i ? " " : "", w.fns[i].name);
+		fputc('\n', wf);
+		if (cli_output_close(wf, wrap_flags) != CLI_OK) {
+			cli_output_close(o, outpath);
+			rc = CLI_FAIL;
+			goto done;
+		}
+	}
 	rc = cli_output_close(o, outpath);
 	if (rc == CLI_OK)
 		fprintf(stderr, "pathprof: capture gen: %zu functions in %s\n", w.n, outpath);

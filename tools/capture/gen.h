@@ -64,7 +64,8 @@ char *str_of(CXString s);
 void classify(CXTranslationUnit tu, CXCursor c, fn_t *f, spec_t *sp);
 void fn_free(fn_t *f);
 
-/* The shim's definition of f. */
-void emit_fn(FILE *o, const fn_t *f);
+/* The shim's definition of f: f itself (a preloaded shim), or wrap:
+ * __wrap_f calling __real_f (a static library linked with -Wl,--wrap=f). */
+void emit_fn(FILE *o, const fn_t *f, int wrap);
 
 #endif

@@ -132,7 +132,7 @@ static void emit_trampoline(FILE *o, const fn_t *f, int i)
 	fputs("\treturn r;\n}\n", o);
 }
 
-void emit_fn(FILE *o, const fn_t *f)
+void emit_fn(FILE *o, const fn_t *f, int wrap)
 {
 	char id[256], cid[256];
 	ident(id, sizeof id, f->name);
@@ -143,14 +143,26 @@ void emit_fn(FILE *o, const fn_t *f)
 			ncb++;
 		}
 	emit_sig(o, f);
-	/* the definition, with the header's types */
-	fprintf(o, "\n%s %s(", f->ret_type, f->name);
-	param_list(o, f, 1);
-	fprintf(o, ")\n{\n\tstatic %s (*real)(", f->ret_type);
-	param_list(o, f, 0);
-	fprintf(o, ");\n\tif (!real)\n\t\treal = (%s (*)(", f->ret_type);
-	param_list(o, f, 0);
-	fprintf(o, "))pp_cap_resolve(dlsym(RTLD_NEXT, \"%s\"), \"%s\");\n", f->name, f->name);
+	/* the definition, with the header's types: the function itself,
+	 * finding the library's after it (preload), or the linker's
+	 * __wrap_ of it, calling its __real_ (a static library, --wrap) */
+	if (wrap) {
+		fprintf(o, "\nextern %s __real_%s(", f->ret_type, f->name);
+		param_list(o, f, 1);
+		fprintf(o, ");\n%s __wrap_%s(", f->ret_type, f->name);
+		param_list(o, f, 1);
+		fprintf(o, ")\n{\n\t%s (*const real)(", f->ret_type);
+		param_list(o, f, 0);
+		fprintf(o, ") = __real_%s;\n", f->name);
+	} else {
+		fprintf(o, "\n%s %s(", f->ret_type, f->name);
+		param_list(o, f, 1);
+		fprintf(o, ")\n{\n\tstatic %s (*real)(", f->ret_type);
+		param_list(o, f, 0);
+		fprintf(o, ");\n\tif (!real)\n\t\treal = (%s (*)(", f->ret_type);
+		param_list(o, f, 0);
+		fprintf(o, "))pp_cap_resolve(dlsym(RTLD_NEXT, \"%s\"), \"%s\");\n", f->name, f->name);
+	}
 	char args[2048] = "", targs[2048] = "";
 	for (int i = 0; i < f->nparams; i++) {
 		char a[320];
