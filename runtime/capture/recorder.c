@@ -42,6 +42,14 @@ static __thread pp_cap_call_t call;
  * library calling its own API through the shim, a callback calling it)
  * are forwarded unrecorded */
 static __thread int inside;
+/* the thread's kernel id, read once (a system call on every record cost
+ * more than the rest of it); a forked child's one thread reads its own */
+static __thread uint64_t tid;
+
+static void tid_after_fork(void)
+{
+	tid = 0;
+}
 /* frees a thread's record buffer when the thread ends */
 static pthread_key_t buf_key;
 static pthread_once_t buf_once = PTHREAD_ONCE_INIT;
@@ -254,6 +262,7 @@ __attribute__((constructor)) static void start(void)
 		return;
 	}
 	emit((const uint8_t *)PP_CAP_MAGIC, 8);
+	pthread_atfork(NULL, NULL, tid_after_fork);
 	atexit(at_exit);
 	pp_capture_on = 1;
 }
@@ -415,7 +424,9 @@ void pp_cap_end(pp_cap_call_t *c)
 		emit_func(c->sig);
 	*p++ = PP_CAP_CALL;
 	p = pp__cap_put_var(p, ++seq);
-	p = pp__cap_put_var(p, (uint64_t)syscall(SYS_gettid));
+	if (!tid)
+		tid = (uint64_t)syscall(SYS_gettid);
+	p = pp__cap_put_var(p, tid);
 	p = pp__cap_put_var(p, (uint64_t)c->sig->fn);
 	emit(b, (size_t)(p - b));
 	emit(c->buf, c->len);

