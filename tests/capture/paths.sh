@@ -5,7 +5,8 @@
 # library's runtime preloaded: the profile holds each entry point as an
 # event and the exact paths inside (mini_work > inner > step 6000 times),
 # timed so that self times add up; without the runtime preloaded --profile
-# is refused in one line.
+# is refused in one line; compare --paths replays two gated builds a
+# process a pass and diffs their paths.
 # usage: paths.sh PATHPROF SRCROOT BUILDROOT WORKDIR
 set -u
 pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-paths.$$
@@ -44,4 +45,19 @@ roots = sum(v["incl"]["sum_ticks"] for k, v in n.items() if ">" not in k)
 if self != roots:
     print("FAIL: self times %d, the entry points took %d" % (self, roots)); sys.exit(1)
 ' || exit 1
-echo "ok: 7 entry points replayed, 6000 steps inside mini_work, self times add up"
+# compare two gated builds with their paths: one process a pass, the
+# profiles kept, diffed by path
+"$build/tools/pathprof-cc-uninstalled" --via=cyg gcc -O0 -fPIC -shared "$t/minilib.c" -o libmini-cyg0.so ||
+	fail "the -O0 gated build"
+LD_PRELOAD="$build/runtime/libpathprof.so.0" "$pp" capture compare t.cap --lib ./libmini-cyg.so \
+	--lib ./libmini-cyg0.so --repeat 4 --paths cmp >cmp.txt 2>cmp.err || fail "compare --paths: $(cat cmp.err)"
+[ "$(ls cmp/a | wc -l) $(ls cmp/b | wc -l)" = "4 4" ] || fail "profiles kept: $(ls cmp/a cmp/b)"
+for f in cmp/a/*.pathprof cmp/b/*.pathprof; do
+	[ "$("$pp" report --format paths "$f" | sort | paste -sd' ' -)" = "1|mini_free 1|mini_new 6000|mini_work>inner>step" ] ||
+		fail "$f: $("$pp" report --format paths "$f")"
+done
+grep -q "^paths inside: pathprof diff cmp/a cmp/b" cmp.txt && grep -q "  A  cmp/a (4 runs, cyg)" cmp.txt &&
+	grep -q "  mini_work > inner > step$" cmp.txt || fail "compare --paths output: $(cat cmp.txt)"
+"$pp" capture compare t.cap --lib ./libmini-cyg.so --lib ./libmini-cyg0.so --paths cmp2 >/dev/null 2>e3
+[ $? -eq 2 ] && grep -q "capture compare: --paths: libpathprof is not loaded" e3 || fail "--paths unloaded: $(cat e3)"
+echo "ok: 7 entry points replayed, 6000 steps inside mini_work, self times add up; compare --paths"

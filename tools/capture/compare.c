@@ -9,8 +9,12 @@
  * 2 in 70 under no change: Mann-Whitney's exact bound) and the medians
  * differ by more than 2 %; otherwise no verdict. docs/guides/capture.md. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -63,6 +67,48 @@ static int one_pass(pp__cap_replay_t *x, uint64_t *totals, uint64_t pass, uint64
 	return st;
 }
 
+/* --paths: pass `pass` of build k again in a process of its own, the
+ * gated library's gates timed (replay --profile), its profile written to
+ * DIR/a or DIR/b: a process each, so the two builds' gates never share a
+ * runtime. CLI_OK, or CLI_FAIL said. */
+static int gated_pass(const char *trace, const char *lib, const char *dir, int k, uint64_t pass,
+		      const char *home)
+{
+	char self[PATH_MAX], prof[2 * PATH_MAX + 64], wd[PATH_MAX], tr[2 * PATH_MAX + 8];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return CLI_FAIL;
+	self[n] = 0;
+	if (dir[0] == '/')
+		snprintf(prof, sizeof prof, "%s/%c/pass-%03llu.pathprof", dir, 'a' + k, (unsigned long long)pass + 1);
+	else
+		snprintf(prof, sizeof prof, "%s/%s/%c/pass-%03llu.pathprof", home, dir, 'a' + k,
+			 (unsigned long long)pass + 1);
+	snprintf(tr, sizeof tr, "%s%s%s", trace[0] == '/' ? "" : home, trace[0] == '/' ? "" : "/", trace);
+	snprintf(wd, sizeof wd, "%s/pathprof-compare.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(wd) || chdir(wd) != 0)
+		return CLI_FAIL;
+	char libabs[2 * PATH_MAX + 8];
+	snprintf(libabs, sizeof libabs, "%s%s%s", lib[0] == '/' || !strchr(lib, '/') ? "" : home,
+		 lib[0] == '/' || !strchr(lib, '/') ? "" : "/", lib);
+	char *argv[] = { self, "capture", "replay", tr, "--lib", libabs, "--profile", prof, "-o", "/dev/null", NULL };
+	pid_t pid;
+	extern char **environ;
+	int st = -1, rc = posix_spawn(&pid, self, NULL, NULL, argv, environ);
+	if (rc == 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (chdir(home) != 0)
+		st = -1;
+	nftw(wd, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (rc != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		cli_error("capture compare: --paths: the gated replay of %s (pass %llu) failed", lib,
+			  (unsigned long long)pass + 1);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
 static int by_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -105,6 +151,11 @@ static const char help_text[] =
 	"  --repeat N       passes per build (default 5)\n"
 	"  --time GLOBS     the functions to compare (default: all)\n"
 	"  --serial         replay in the recorded global order, one thread\n"
+	"  --paths DIR      the builds were made through a pathprof injector: also\n"
+	"                   replay each pass with its gates timed, one process a\n"
+	"                   pass, keep the profiles in DIR/a and DIR/b and compare\n"
+	"                   their paths as 'pathprof diff DIR/a DIR/b' does (run\n"
+	"                   with the runtime preloaded, as 'replay --profile')\n"
 	"  --format FMT     'text' (default) or 'json'\n"
 	"  -o, --output F   write the table to F\n"
 	"  -h, --help       show this help\n"
@@ -118,9 +169,10 @@ int cmd_capture_compare(int argc, char **argv)
 		{ "lib", required_argument, NULL, 'l' },    { "time", required_argument, NULL, 't' },
 		{ "repeat", required_argument, NULL, 'r' }, { "serial", no_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },         { "paths", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
 	};
-	const char *libs[2] = { NULL, NULL }, *times = "*", *outpath = NULL;
+	const char *libs[2] = { NULL, NULL }, *times = "*", *outpath = NULL, *paths = NULL;
 	uint64_t passes = 5;
 	int nlibs = 0, json = 0, serial = 0, c;
 	optind = 0;
@@ -148,6 +200,7 @@ int cmd_capture_compare(int argc, char **argv)
 			json = optarg[0] == 'j';
 			break;
 		case 'o': outpath = optarg; break;
+		case 'p': paths = optarg; break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("capture compare", c, argv);
 		}
@@ -164,6 +217,24 @@ int cmd_capture_compare(int argc, char **argv)
 	if (!getcwd(home, sizeof home)) {
 		cli_error("capture compare: cannot read the working directory: %s", strerror(errno));
 		return CLI_FAIL;
+	}
+	if (paths) {
+		void (*no_exit)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "pp_disable_exit_dump");
+		if (!no_exit) {
+			cli_error("capture compare: --paths: libpathprof is not loaded; run with it preloaded: "
+				  "LD_PRELOAD=$(pkg-config --variable=libdir pathprof)/libpathprof.so.0 pathprof "
+				  "capture compare ...");
+			return CLI_USAGE;
+		}
+		no_exit(); /* this process's own gates (in-process passes) are not the profile */
+		char sub[PATH_MAX + 8];
+		for (int k = 0; k < 2; k++) {
+			snprintf(sub, sizeof sub, "%s/%c", paths, 'a' + k);
+			if ((mkdir(paths, 0755) != 0 && errno != EEXIST) || (mkdir(sub, 0755) != 0 && errno != EEXIST)) {
+				cli_error("capture compare: --paths: cannot make %s: %s", sub, strerror(errno));
+				return CLI_FAIL;
+			}
+		}
 	}
 	pp__cap_replay_t x[2];
 	uint64_t *totals[2] = { NULL, NULL };
@@ -187,6 +258,8 @@ int cmd_capture_compare(int argc, char **argv)
 			if (status == 3)
 				cli_error("capture compare: %s (build %c) did not replay the trace as recorded", libs[k],
 					  'A' + k);
+			if (status == CLI_OK && paths)
+				status = gated_pass(argv[optind], libs[k], paths, k, p, home);
 		}
 	FILE *o = status == CLI_OK ? cli_output_open(outpath) : NULL;
 	if (o) {
@@ -221,8 +294,32 @@ int cmd_capture_compare(int argc, char **argv)
 			first = 0;
 		}
 		if (json)
-			fputs(first ? "]\n}\n" : "\n  ]\n}\n", o);
+			fputs(first ? "]" : "\n  ]", o);
+		/* the paths inside: the two directories of per-pass profiles,
+		 * compared by pathprof diff (several runs a side), after the
+		 * table on standard output, else into DIR/diff.txt */
+		if (paths && !json)
+			fprintf(o, "\npaths inside: pathprof diff %s/a %s/b%s\n", paths, paths,
+				outpath ? " (in DIR/diff.txt)" : "");
+		if (json)
+			fprintf(o, ",\n  \"paths\": %s%s%s\n}\n", paths ? "\"" : "", paths ? paths : "null",
+				paths ? "\"" : "");
 		status = cli_output_close(o, outpath);
+		if (status == CLI_OK && paths && !json) {
+			char da[PATH_MAX + 8], db[PATH_MAX + 8];
+			snprintf(da, sizeof da, "%s/a", paths);
+			snprintf(db, sizeof db, "%s/b", paths);
+			char dout[PATH_MAX + 16];
+			snprintf(dout, sizeof dout, "%s/diff.txt", paths);
+			char *dargv[6] = { "diff", da, db, NULL, NULL, NULL };
+			int dn = 3;
+			if (outpath) {
+				dargv[dn++] = "-o";
+				dargv[dn++] = dout;
+			}
+			fflush(stdout);
+			status = cmd_diff(dn, dargv);
+		}
 	} else if (status == CLI_OK) {
 		status = CLI_FAIL;
 	}
