@@ -29,7 +29,7 @@
 /* What replay keeps per function: its symbol, libffi's description, times. */
 #include "replay.h"
 
-static ffi_type *ffi_of(int kind, uint32_t size)
+ffi_type *pp__cap_ffi_of(int kind, uint32_t size)
 {
 	switch (kind) {
 	case PP_CAP_SINT:
@@ -47,132 +47,8 @@ static ffi_type *ffi_of(int kind, uint32_t size)
 	}
 }
 
-/* The call a replay thread is making, for the callbacks' stand-ins: where
- * its next recorded invocation is, how many were made. */
-typedef struct cur {
-	rp_t *r;
-	const pp__cap_rec_t *c;
-	const char *fn;
-	size_t pos;
-	uint64_t made;
-	int status; /* a difference found inside a callback (diverge's result) */
-} cur_t;
-static __thread cur_t *cur;
-
-static int diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int same_str(const char *got, const pp__cap_val_t *want)
-{
-	if (!got || !want->present)
-		return !got && !want->present;
-	return strlen(got) == want->len && !memcmp(got, want->bytes, want->len);
-}
-
-static uint64_t int_arg(const void *p, int kind, uint32_t size)
-{
-	switch (size) {
-	case 1: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int8_t *)p : *(const uint8_t *)p;
-	case 2: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int16_t *)p : *(const uint16_t *)p;
-	case 4: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int32_t *)p : *(const uint32_t *)p;
-	default: return *(const uint64_t *)p;
-	}
-}
-
-/* One argument of an invocation against its recording; 0 when equal. */
-static int arg_differs(int kind, uint32_t size, void *arg, const pp__cap_val_t *want)
-{
-	switch (kind) {
-	case PP_CAP_SINT: case PP_CAP_UINT:
-		return int_arg(arg, kind, size) != want->u;
-	case PP_CAP_FLOAT: {
-		double d = size == 4 ? (double)*(float *)arg : *(double *)arg;
-		return memcmp(&d, &want->u, sizeof d) != 0;
-	}
-	case PP_CAP_STR:
-		return !same_str(*(const char **)arg, want);
-	case PP_CAP_STRV: {
-		char *const *v = *(char *const **)arg;
-		if (!v || !want->present)
-			return !v != !want->present;
-		const uint8_t *p = want->bytes;
-		for (uint64_t i = 0; i < want->u; i++) {
-			pp__cap_val_t one;
-			pp__cap_strv_next(&p, &one);
-			if (!same_str(v[i], &one))
-				return 1;
-		}
-		return 0;
-	}
-	default: /* handles and opaque pointers: NULL or not */
-		return !*(void **)arg != !want->present;
-	}
-}
-
-/* The library calls a callback: check the invocation against the next
- * recorded one and return what the program's function returned. */
-static void on_callback(ffi_cif *cif, void *ret, void **args, void *data)
-{
-	(void)cif;
-	cbk_t *k = data;
-	cur_t *x = cur;
-	const pp_cap_sig_t *cs = k->f->f->sig.cb[k->param];
-	memset(ret, 0, sizeof(ffi_arg) > 8 ? sizeof(ffi_arg) : 8);
-	if (!x || x->status)
-		return;
-	pp__cap_inv_t inv;
-	if (!pp__cap_next_inv(&x->r->rd, &k->f->f->sig, &x->pos, &inv) || inv.param != k->param) {
-		x->status = diverge(x->r, x->c, x->fn, "callback parameter %d invoked %llu times, recorded %llu",
-				    k->param + 1, (unsigned long long)x->made + 1, (unsigned long long)x->c->ninv);
-		return;
-	}
-	x->made++;
-	for (int i = 0; i < cs->nparams; i++)
-		if (arg_differs(cs->kind[i], cs->aux[i], args[i], &inv.a[i])) {
-			x->status = diverge(x->r, x->c, x->fn, "callback parameter %d, invocation %llu: "
-					    "argument %d differs from the recording", k->param + 1,
-					    (unsigned long long)x->made, i + 1);
-			return;
-		}
-	switch (cs->ret) {
-	case PP_CAP_SINT: *(ffi_sarg *)ret = (ffi_sarg)(int64_t)inv.ret.u; break;
-	case PP_CAP_UINT: *(ffi_arg *)ret = (ffi_arg)inv.ret.u; break;
-	case PP_CAP_FLOAT:
-		if (cs->ret_aux == 4) {
-			double d;
-			memcpy(&d, &inv.ret.u, sizeof d);
-			*(float *)ret = (float)d;
-		} else {
-			memcpy(ret, &inv.ret.u, sizeof(double));
-		}
-		break;
-	}
-}
-
-static int add_callback(rp_t *r, rfn_t *f, int param)
-{
-	const pp_cap_sig_t *cs = f->f->sig.cb[param];
-	cbk_t *k = calloc(1, sizeof *k);
-	if (!k)
-		return -1;
-	f->cb[param] = k;
-	k->r = r;
-	k->f = f;
-	k->param = param;
-	for (int j = 0; j < cs->nparams; j++)
-		k->types[j] = ffi_of(cs->kind[j], cs->aux[j]);
-	if (ffi_prep_cif(&k->cif, FFI_DEFAULT_ABI, cs->nparams, ffi_of(cs->ret, cs->ret_aux), k->types) != FFI_OK ||
-	    !(k->closure = ffi_closure_alloc(sizeof(ffi_closure), &k->code)) ||
-	    ffi_prep_closure_loc(k->closure, &k->cif, on_callback, k, k->code) != FFI_OK) {
-		snprintf(r->why, sizeof r->why, "%s: libffi cannot stand in for %s's callback", r->rd.path,
-			 f->f->name);
-		return -1;
-	}
-	return 0;
-}
-
 /* The function the reader just declared: its symbol in lib and its cif. */
-static int add_func(rp_t *r, void *lib, const char *times)
+int pp__cap_add_func(rp_t *r, void *lib, const char *times)
 {
 	size_t i = r->rd.nfns - 1;
 	rfn_t **g = realloc(r->fns, r->rd.nfns * sizeof *g);
@@ -187,34 +63,34 @@ static int add_func(rp_t *r, void *lib, const char *times)
 	f->f = r->rd.fns[i];
 	const pp_cap_sig_t *s = &f->f->sig;
 	for (int k = 0; k < s->nparams; k++)
-		f->types[k] = ffi_of(s->kind[k], s->aux[k]);
+		f->types[k] = pp__cap_ffi_of(s->kind[k], s->aux[k]);
 	f->addr = dlsym(lib, f->f->name);
 	if (!f->addr) {
 		snprintf(r->why, sizeof r->why, "%s: the library has no function %s, which the trace calls",
 			 r->rd.path, f->f->name);
 		return -1;
 	}
-	if (ffi_prep_cif(&f->cif, FFI_DEFAULT_ABI, s->nparams, ffi_of(s->ret, s->ret_aux), f->types) != FFI_OK) {
+	if (ffi_prep_cif(&f->cif, FFI_DEFAULT_ABI, s->nparams, pp__cap_ffi_of(s->ret, s->ret_aux), f->types) != FFI_OK) {
 		snprintf(r->why, sizeof r->why, "%s: libffi cannot call %s", r->rd.path, f->f->name);
 		return -1;
 	}
 	if (s->ret == PP_CAP_BUF_RET) {
 		f->len_addr = dlsym(lib, s->len_fn);
 		if (!f->len_addr || ffi_prep_cif(&f->len_cif, FFI_DEFAULT_ABI, s->nparams,
-						  ffi_of(s->len_kind, s->len_size), f->types) != FFI_OK) {
+						  pp__cap_ffi_of(s->len_kind, s->len_size), f->types) != FFI_OK) {
 			snprintf(r->why, sizeof r->why, "%s: the library has no function %s, which gives %s's "
 				 "length", r->rd.path, s->len_fn, f->f->name);
 			return -1;
 		}
 	}
 	for (int k = 0; k < s->nparams; k++)
-		if (s->kind[k] == PP_CAP_CALLBACK && add_callback(r, f, k) != 0)
+		if (s->kind[k] == PP_CAP_CALLBACK && pp__cap_add_callback(r, f, k) != 0)
 			return -1;
 	f->timed = pp__select_name(times, ',', f->f->name);
 	return 0;
 }
 
-static int diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
+int pp__cap_diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
 {
 	char what[384];
 	va_list ap;
@@ -254,9 +130,9 @@ static int bind_handle(rp_t *r, const pp__cap_rec_t *c, const char *fn, uint64_t
 		       const char *what)
 {
 	if (!id)
-		return ptr ? diverge(r, c, fn, "%s: NULL recorded, %p replayed", what, ptr) : 0;
+		return ptr ? pp__cap_diverge(r, c, fn, "%s: NULL recorded, %p replayed", what, ptr) : 0;
 	if (!ptr)
-		return diverge(r, c, fn, "%s: handle %llu recorded, NULL replayed", what, (unsigned long long)id);
+		return pp__cap_diverge(r, c, fn, "%s: handle %llu recorded, NULL replayed", what, (unsigned long long)id);
 	pthread_mutex_lock(&r->lock);
 	int rc = handle_slot(r, id);
 	if (rc == 0)
@@ -308,7 +184,7 @@ static uint64_t length(const pp_cap_sig_t *s, uint32_t a, const pp__cap_rec_t *c
 
 /* The call c of function f, made again and checked. 0, 3 at a difference
  * (unless --keep-going), -1 when the replay cannot go on (why). */
-static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
+int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 {
 	const pp_cap_sig_t *s = &f->f->sig;
 	const char *fn = f->f->name;
@@ -422,11 +298,11 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 		}
 	union { ffi_arg a; ffi_sarg s; double d; float f; void *p; } ret = { 0 };
 	struct timespec t0, t1;
-	cur = &now;
+	pp__cap_cur = &now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ffi_call(&f->cif, FFI_FN(f->addr), &ret, argp);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	cur = NULL;
+	pp__cap_cur = NULL;
 	pthread_mutex_lock(&r->lock);
 	f->calls++;
 	if (f->timed) {
@@ -451,26 +327,26 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			    : s->ret_aux == 4 ? (int32_t)ret.s : (int64_t)ret.s;
 		got = (uint64_t)g;
 		if (got != c->ret.u)
-			rc = diverge(r, c, fn, "returned %lld, recorded %lld", (long long)g, (long long)c->ret.u);
+			rc = pp__cap_diverge(r, c, fn, "returned %lld, recorded %lld", (long long)g, (long long)c->ret.u);
 		break;
 	}
 	case PP_CAP_UINT:
 		got = s->ret_aux == 8 ? (uint64_t)ret.a : (uint64_t)ret.a & ((1ull << (8 * s->ret_aux)) - 1);
 		if (got != c->ret.u)
-			rc = diverge(r, c, fn, "returned %llu, recorded %llu", (unsigned long long)got,
+			rc = pp__cap_diverge(r, c, fn, "returned %llu, recorded %llu", (unsigned long long)got,
 				     (unsigned long long)c->ret.u);
 		break;
 	case PP_CAP_FLOAT: {
 		double d = s->ret_aux == 4 ? (double)ret.f : ret.d, want;
 		memcpy(&want, &c->ret.u, sizeof want);
 		if (memcmp(&d, &want, sizeof d))
-			rc = diverge(r, c, fn, "returned %.17g, recorded %.17g", d, want);
+			rc = pp__cap_diverge(r, c, fn, "returned %.17g, recorded %.17g", d, want);
 		break;
 	}
 	case PP_CAP_STR:
 		if (c->ret.present != (ret.p != NULL) ||
 		    (ret.p && (strlen(ret.p) != c->ret.len || memcmp(ret.p, c->ret.bytes, c->ret.len))))
-			rc = diverge(r, c, fn, "returned \"%.60s\", recorded \"%.*s\"",
+			rc = pp__cap_diverge(r, c, fn, "returned \"%.60s\", recorded \"%.*s\"",
 				     ret.p ? (char *)ret.p : "(null)", (int)(c->ret.len > 60 ? 60 : c->ret.len),
 				     c->ret.present ? (const char *)c->ret.bytes : "(null)");
 		break;
@@ -484,7 +360,7 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 		uint64_t len = !ret.p ? 0 : s->len_size == 8 ? (uint64_t)n.a
 			       : (uint64_t)n.a & ((1ull << (8 * s->len_size)) - 1);
 		if (c->ret.present != (ret.p != NULL) || (ret.p && (len != c->ret.len || memcmp(ret.p, c->ret.bytes, len))))
-			rc = diverge(r, c, fn, "returned %llu bytes%s, recorded %llu", (unsigned long long)len,
+			rc = pp__cap_diverge(r, c, fn, "returned %llu bytes%s, recorded %llu", (unsigned long long)len,
 				     len == c->ret.len ? " that differ" : "", (unsigned long long)c->ret.len);
 		break;
 	}
@@ -493,7 +369,7 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 	if (rc == 0 && now.status)
 		rc = now.status;
 	if (rc == 0 && now.made != c->ninv)
-		rc = diverge(r, c, fn, "callbacks invoked %llu times, recorded %llu", (unsigned long long)now.made,
+		rc = pp__cap_diverge(r, c, fn, "callbacks invoked %llu times, recorded %llu", (unsigned long long)now.made,
 			     (unsigned long long)c->ninv);
 	/* out parameters */
 	for (int i = 0; i < s->nparams && rc == 0; i++) {
@@ -501,22 +377,22 @@ static int replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 		if (s->kind[i] == PP_CAP_HANDLE_OUT) {
 			rc = bind_handle(r, c, fn, o->u, c->in[i].present ? slots[i] : NULL, "out handle");
 		} else if (s->kind[i] == PP_CAP_STR_OUT && c->in[i].present) {
-			if (!same_str(slots[i], o))
-				rc = diverge(r, c, fn, "parameter %d: wrote \"%.60s\", recorded \"%.*s\"", i + 1,
+			if (!pp__cap_same_str(slots[i], o))
+				rc = pp__cap_diverge(r, c, fn, "parameter %d: wrote \"%.60s\", recorded \"%.*s\"", i + 1,
 					     slots[i] ? (char *)slots[i] : "(null)", (int)(o->len > 60 ? 60 : o->len),
 					     o->present ? (const char *)o->bytes : "(null)");
 		} else if (s->kind[i] == PP_CAP_TAIL_OUT && c->in[i].present) {
 			const char *base = bufs[s->aux[i]], *at = slots[i];
 			uint64_t off = at && base && at >= base ? (uint64_t)(at - base) + 1 : 0;
 			if (off != o->u)
-				rc = diverge(r, c, fn, "parameter %d: set to byte %lld of parameter %u, recorded %lld",
+				rc = pp__cap_diverge(r, c, fn, "parameter %d: set to byte %lld of parameter %u, recorded %lld",
 					     i + 1, (long long)off - 1, s->aux[i] + 1, (long long)o->u - 1);
 		} else if (s->kind[i] == PP_CAP_BUF_OUT) {
 			uint64_t n = c->in[i].present ? length(s, s->filled[i], c, got) : 0;
 			if (c->in[i].present && n > caps[i])
 				n = caps[i];
 			if (o->present != c->in[i].present || (o->present && (n != o->len || memcmp(bufs[i], o->bytes, n))))
-				rc = diverge(r, c, fn, "parameter %d: %llu bytes written, %llu recorded%s", i + 1,
+				rc = pp__cap_diverge(r, c, fn, "parameter %d: %llu bytes written, %llu recorded%s", i + 1,
 					     (unsigned long long)n, (unsigned long long)o->len,
 					     n == o->len ? ", not the same bytes" : "");
 		}
@@ -533,117 +409,6 @@ oom:
 	snprintf(r->why, sizeof r->why, "out of memory");
 	rc = -1;
 	goto done;
-}
-
-static int by_thread(const void *a, const void *b)
-{
-	const call_at_t *x = a, *y = b;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static int by_order(const void *a, const void *b)
-{
-	const call_at_t *x = a, *y = b;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* Replay the n calls at ats, in that order, with a reader of its own. */
-static int replay_list(rp_t *r, const call_at_t *ats, size_t n)
-{
-	pp__cap_reader_t rd = r->rd; /* shares the functions, not the cursor */
-	pp__cap_rec_t rec;
-	rd.ended = 0;
-	for (size_t i = 0; i < n; i++) {
-		pthread_mutex_lock(&r->lock);
-		int stop = r->stop;
-		pthread_mutex_unlock(&r->lock);
-		if (stop)
-			return 3;
-		rd.pos = ats[i].pos;
-		if (pp__cap_next(&rd, &rec) != PP_CAP_CALL)
-			return CLI_FAIL; /* read whole once: cannot happen */
-		int rc = replay_call(r, r->fns[rec.fn - 1], &rec);
-		if (rc < 0) {
-			pthread_mutex_lock(&r->lock);
-			r->stop = 1;
-			cli_error("capture replay: %s (%llu calls replayed)", r->why[0] ? r->why : "out of memory",
-				  (unsigned long long)r->replayed);
-			pthread_mutex_unlock(&r->lock);
-			return CLI_FAIL;
-		}
-		pthread_mutex_lock(&r->lock);
-		r->replayed++;
-		pthread_mutex_unlock(&r->lock);
-		if (rc == 3)
-			return 3;
-	}
-	return CLI_OK;
-}
-
-typedef struct job {
-	rp_t *r;
-	const call_at_t *ats;
-	size_t n;
-	int status;
-} job_t;
-
-static void *replay_thread(void *arg)
-{
-	job_t *j = arg;
-	j->status = replay_list(j->r, j->ats, j->n);
-	pthread_mutex_lock(&j->r->lock);
-	j->r->running--;
-	pthread_cond_broadcast(&j->r->bound);
-	pthread_mutex_unlock(&j->r->lock);
-	return NULL;
-}
-
-/* One replay thread per recorded thread (ats grouped by thread), each in
- * its own order. The worst status wins: a failure, then a difference. */
-static int replay_threads(rp_t *r, const call_at_t *ats, size_t n)
-{
-	size_t ngroups = 0;
-	for (size_t i = 0; i < n; i++)
-		ngroups += !i || ats[i].tid != ats[i - 1].tid;
-	job_t *jobs = calloc(ngroups, sizeof *jobs);
-	pthread_t *th = calloc(ngroups, sizeof *th);
-	if (!jobs || !th) {
-		free(jobs), free(th);
-		cli_error("capture replay: out of memory");
-		return CLI_FAIL;
-	}
-	size_t g = 0;
-	for (size_t i = 0; i < n; g++) {
-		size_t k = i;
-		while (k < n && ats[k].tid == ats[i].tid)
-			k++;
-		jobs[g] = (job_t){ r, ats + i, k - i, CLI_OK };
-		i = k;
-	}
-	r->running = (int)ngroups;
-	r->waiting = 0;
-	size_t started = 0;
-	for (; started < ngroups; started++)
-		if (pthread_create(&th[started], NULL, replay_thread, &jobs[started]) != 0)
-			break;
-	if (started < ngroups) {
-		pthread_mutex_lock(&r->lock);
-		r->stop = 1;
-		r->running -= (int)(ngroups - started);
-		pthread_cond_broadcast(&r->bound);
-		pthread_mutex_unlock(&r->lock);
-	}
-	int status = started < ngroups ? CLI_FAIL : CLI_OK;
-	for (size_t i = 0; i < started; i++) {
-		pthread_join(th[i], NULL);
-		if (jobs[i].status == CLI_FAIL || (jobs[i].status == 3 && status == CLI_OK))
-			status = jobs[i].status;
-	}
-	free(jobs);
-	free(th);
-	return status;
 }
 
 static const char help_text[] =
@@ -675,111 +440,6 @@ static const char help_text[] =
 	"difference on one line: call, thread, function, replayed and recorded\n"
 	"values); 1 an unreadable, damaged or cut trace (what is whole is replayed\n"
 	"first), a library without a function the trace calls; 2 bad command line.\n";
-
-int pp__cap_replay_load(pp__cap_replay_t *x, const char *path, const char *libpath, const char *times,
-			int keep, int serial, int deepbind)
-{
-	char err[512];
-	memset(x, 0, sizeof *x);
-	if (pp__input_open(&x->in, path, PP_CAP_MAGIC, 8, err, sizeof err) != 0) {
-		cli_error("capture replay: %s", err);
-		return CLI_FAIL;
-	}
-	x->opened = 1;
-	x->lib = dlopen(libpath, RTLD_NOW | RTLD_LOCAL | (deepbind ? RTLD_DEEPBIND : 0));
-	if (!x->lib) {
-		cli_error("capture replay: %s", dlerror());
-		return CLI_FAIL;
-	}
-	rp_t *r = &x->r;
-	r->keep_going = keep;
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->bound, NULL);
-	pp__cap_open(&r->rd, path, x->in.data, x->in.size);
-	x->loaded = 1;
-	pp__cap_rec_t rec;
-	int status = CLI_OK;
-	/* The index: the functions (resolved in the library), and where each
-	 * call starts and its thread; a damaged or cut end is said after the
-	 * calls before it are replayed. */
-	size_t cap = 0;
-	int t;
-	for (size_t at = r->rd.pos; (t = pp__cap_next(&r->rd, &rec)) > 0; at = r->rd.pos) {
-		if (t == PP_CAP_FUNC && add_func(r, x->lib, times) != 0) {
-			cli_error("capture replay: %s", r->why[0] ? r->why : "out of memory");
-			status = CLI_FAIL;
-			break;
-		}
-		if (t != PP_CAP_CALL)
-			continue;
-		if (x->nats == cap) {
-			cap = cap ? 2 * cap : 1024;
-			call_at_t *g = realloc(x->ats, cap * sizeof *g);
-			if (!g) {
-				cli_error("capture replay: out of memory");
-				status = CLI_FAIL;
-				break;
-			}
-			x->ats = g;
-		}
-		x->ats[x->nats] = (call_at_t){ at, rec.tid, x->nats };
-		x->nats++;
-	}
-	if (status == CLI_OK && t < 0 && r->rd.cut)
-		snprintf(x->end_msg, sizeof x->end_msg, "%s: cut inside the record after call %llu (the program "
-			 "did not finish writing it); the calls before it were replayed", path,
-			 (unsigned long long)x->nats);
-	else if (status == CLI_OK && t < 0)
-		snprintf(x->end_msg, sizeof x->end_msg, "%s (the %llu calls before it were replayed)", r->rd.why,
-			 (unsigned long long)x->nats);
-	else if (status == CLI_OK && !r->rd.ended)
-		snprintf(x->end_msg, sizeof x->end_msg, "%s: cut after call %llu (no END record: the program "
-			 "did not exit normally); the calls before it were replayed", path,
-			 (unsigned long long)x->nats);
-	/* one replay thread per recorded thread, unless --serial or only one */
-	if (x->nats)
-		qsort(x->ats, x->nats, sizeof *x->ats, by_thread);
-	size_t nthreads = 0;
-	for (size_t i = 0; i < x->nats; i++)
-		nthreads += !i || x->ats[i].tid != x->ats[i - 1].tid;
-	r->threaded = nthreads > 1 && !serial;
-	if (!r->threaded && x->nats)
-		qsort(x->ats, x->nats, sizeof *x->ats, by_order);
-	return status;
-}
-
-int pp__cap_replay_pass(pp__cap_replay_t *x)
-{
-	rp_t *r = &x->r;
-	for (size_t i = 0; i < r->nhandles; i++)
-		r->handles[i] = NULL;
-	r->stop = 0;
-	return r->threaded ? replay_threads(r, x->ats, x->nats) : replay_list(r, x->ats, x->nats);
-}
-
-void pp__cap_replay_free(pp__cap_replay_t *x)
-{
-	rp_t *r = &x->r;
-	for (size_t i = 0; i < r->nf; i++) {
-		free(r->fns[i]->ns);
-		for (int k = 0; k < PP_CAP_MAX_PARAMS; k++)
-			if (r->fns[i]->cb[k]) {
-				if (r->fns[i]->cb[k]->closure)
-					ffi_closure_free(r->fns[i]->cb[k]->closure);
-				free(r->fns[i]->cb[k]);
-			}
-		free(r->fns[i]);
-	}
-	free(r->fns);
-	free(r->handles);
-	free(x->ats);
-	if (x->loaded)
-		pp__cap_close(&r->rd);
-	if (x->opened)
-		pp__input_close(&x->in);
-	/* the library stays loaded: its code may still be referenced by
-	 * atexit handlers it installed */
-}
 
 int cmd_capture_replay(int argc, char **argv)
 {

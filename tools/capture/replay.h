@@ -65,6 +65,36 @@ typedef struct rp {
 	pthread_cond_t bound;
 } rp_t;
 
+/* The call a replay thread is making, for the callbacks' stand-ins
+ * (replay_callback.c): where its next recorded invocation is, how many
+ * were made, a difference found inside one (pp__cap_diverge's result). */
+typedef struct cur {
+	rp_t *r;
+	const pp__cap_rec_t *c;
+	const char *fn;
+	size_t pos;
+	uint64_t made;
+	int status;
+} cur_t;
+extern __thread cur_t *pp__cap_cur;
+
+/* The function the reader just declared: its symbol in lib, its cif,
+ * whether --time selects it (replay.c). 0, or -1 (why). */
+int pp__cap_add_func(rp_t *r, void *lib, const char *times);
+/* Call c of f made again and checked: 0, 3 at a difference (unless
+ * --keep-going), -1 when the replay cannot go on (why). */
+int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c);
+/* libffi's type for a kind of the given size (replay.c). */
+ffi_type *pp__cap_ffi_of(int kind, uint32_t size);
+/* Say a difference of call c (one line), count it; 3, or 0 under
+ * --keep-going (replay.c). */
+int pp__cap_diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A C string against a recorded one (NULL for absent). */
+int pp__cap_same_str(const char *got, const pp__cap_val_t *want);
+/* f's callback parameter param: its stand-in closure. 0, or -1 (why). */
+int pp__cap_add_callback(rp_t *r, rfn_t *f, int param);
+
 /* Where a call's record starts, its thread, and its place in the trace. */
 typedef struct call_at {
 	size_t pos;
