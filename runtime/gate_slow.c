@@ -57,6 +57,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
+
 	if (PP_LIKELY(pp__selecting) && only_selecting(t, v)) {
 		int efe = fe & ~PP__FE_UNTIMED;
 		if (pp__key_class_seen(efe, key) == PP__KEY_PLAIN &&

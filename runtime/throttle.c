@@ -16,8 +16,7 @@
  * a budget), after a check of one global that is 0 until something is
  * throttled: untimed gates and runs without a budget never see it.
  *
- * Nothing here is on the hot path but pp__throttled_probe, the rest of a
- * set lookup whose first slot held another key. */
+ * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
@@ -32,9 +31,6 @@
 #include "settings.h"
 #include "slab.h"
 #include "throttle.h"
-
-PP_EXPORT uint32_t pp__throttle_n;
-PP_EXPORT uint64_t pp__throttle_set[PP__THROTTLE_SLOTS];
 
 /* A function's gates must have run this often in a window before they are
  * judged: fewer calls say too little, and cost too little to matter. */
@@ -85,30 +81,6 @@ double pp__throttle_budget(void)
 void pp__throttle_frontend(int (*stop)(uint64_t key))
 {
 	__atomic_store_n(&fe_hook, stop, __ATOMIC_RELEASE);
-}
-
-int pp__throttled_probe(uint64_t key, uint32_t i)
-{
-	for (uint32_t n = 1; n < PP__THROTTLE_SLOTS; n++) {
-		uint64_t k = __atomic_load_n(&pp__throttle_set[(i + n) & (PP__THROTTLE_SLOTS - 1)],
-					     __ATOMIC_RELAXED);
-		if (k == key)
-			return 1;
-		if (!k)
-			return 0;
-	}
-	return 0;
-}
-
-/* Only the throttle thread inserts; gates read. Key 0 is never a key a
- * gate passes (an address, an id from 1, a name's hash). */
-static void set_insert(uint64_t key)
-{
-	uint32_t i = pp__throttle_slot(key);
-	while (pp__throttle_set[i])
-		i = (i + 1) & (PP__THROTTLE_SLOTS - 1);
-	__atomic_store_n(&pp__throttle_set[i], key, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&pp__throttle_n, 1, __ATOMIC_RELEASE);
 }
 
 uint32_t pp__throttle_list(const pp__throttle_entry_t **out)
@@ -213,7 +185,7 @@ static void judge(double in, double out)
 		__atomic_store_n(&nlist, nlist + 1, __ATOMIC_RELEASE);
 		int (*stop)(uint64_t) = __atomic_load_n(&fe_hook, __ATOMIC_ACQUIRE);
 		if (!stop || stop(a->key) != 0)
-			set_insert(a->key);
+			pp__throttle_stop_key(a->key);
 	}
 }
 

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <pathprof/compiler.h>
 
-/* The most functions one run throttles (the set is twice as large). */
-#define PP__THROTTLE_MAX (PP__THROTTLE_SLOTS / 2)
+/* The most functions one run throttles (its set has twice the slots). */
+#define PP__THROTTLE_MAX 2048u
 
 typedef struct pp__throttle_entry {
 	uint64_t key;
@@ -29,6 +29,9 @@ void pp__throttle_stop(void);
 /* A front-end that stops a key's gates itself (XRay: unpatch its sleds):
  * stop(key) returns 0 when it did; otherwise the key goes to the gates' set. */
 PP_EXPORT void pp__throttle_frontend(int (*stop)(uint64_t key));
+/* Stop key's gates (gate_budget.c): the gates of the injectors that test
+ * the set return at once from then on. The throttling thread only. */
+void pp__throttle_stop_key(uint64_t key);
 /* The throttled functions so far, in order; safe in a crash's copy. */
 uint32_t pp__throttle_list(const pp__throttle_entry_t **out);
 /* The thread's CPU time so far, ns (pathprof's, not the program's). */

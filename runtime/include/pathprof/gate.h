@@ -48,31 +48,18 @@ PP_EXPORT void pp__leave_resync(uint64_t key) PP_COLD;
 PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t v) PP_NOINSTR;
 
 /* Keys whose gates a budget stopped (PATHPROF_BUDGET, runtime/throttle.c):
- * an open-addressed set the runtime's throttling thread fills, key 0 empty,
- * and the number of keys in it, 0 until the first. Only gates of a timed
- * event test it (a budget times every event), so other gates never pay for
- * it; XRay stops a key by unpatching it and never tests. */
-#define PP__THROTTLE_BITS 12
-#define PP__THROTTLE_SLOTS (1u << PP__THROTTLE_BITS)
+ * pp__throttle_n counts them, 0 until the first. Only a timed event's
+ * inline push tests it (a budget times every event): once a key is
+ * stopped, those entries go out of line, where pp__enter_slow looks the key
+ * up; a stopped key's exit finds no frame of its own on top, so it goes out
+ * of line too, where pp__leave_slow does (one entered before the stop
+ * leaves as usual). XRay stops a key by unpatching it and
+ * never tests. Entering: is key stopped? Leaving: is it stopped with no
+ * frame of its own on top? */
 extern PP_EXPORT uint32_t pp__throttle_n;
-extern PP_EXPORT uint64_t pp__throttle_set[PP__THROTTLE_SLOTS];
-PP_EXPORT int pp__throttled_probe(uint64_t key, uint32_t slot) PP_NOINSTR;
+PP_EXPORT void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_NOINSTR;
+PP_EXPORT void pp__leave_budget(uint64_t key, int fe) PP_NOINSTR;
 #define PP__THROTTLES(fe) ((fe) != PP_FE_XRAY)
-
-PP_INLINE uint32_t pp__throttle_slot(uint64_t key)
-{
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - PP__THROTTLE_BITS));
-}
-
-/* Is key's gate stopped? One load and compare when its slot is empty. */
-PP_INLINE int pp__throttled(uint64_t key)
-{
-	uint32_t i = pp__throttle_slot(key);
-	uint64_t k = __atomic_load_n(&pp__throttle_set[i], __ATOMIC_RELAXED);
-	if (PP_LIKELY(k != key))
-		return k ? pp__throttled_probe(key, i) : 0;
-	return 1;
-}
 
 /* Passed with fe to the slow paths by code compiled with -DPP_NO_TIMING: an
  * event it starts is never timed, though the runtime itself could time. */
@@ -189,6 +176,14 @@ PP_INLINE pp__frame_t *pp__push(pp__tls_t *t, uint32_t v, uint64_t key, int fe, 
 	return pp__push_frame(t, v, key, fe, sp, ra, 1);
 }
 
+/* Push a timed event's frame: the push, no children yet, the entry time. */
+PP_INLINE void pp__push_timed_frame(pp__tls_t *t, uint32_t v, uint64_t key, int fe, uint64_t sp, uint64_t ra)
+{
+	pp__frame_t *f = pp__push(t, v, key, fe, sp, ra);
+	f->kids = 0;
+	f->t = pp_ticks();
+}
+
 /* Pop the frame of state v (the dstate after the leave: its offset, plus
  * the leaf bit); a leaf records its path with one probe of the table,
  * first sight and collisions out of line. */
@@ -220,17 +215,14 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	uint64_t sp = PP__POS(fe);
 	if (PP_UNLIKELY(v >= t->elimit)) {
 		/* A timed event's gate, inline: the same checks against the
-		 * bound itself, the push, the entry timestamp. A stopped key
-		 * returns first (a global's test while none is). */
-		if (PP__THROTTLES(fe) && PP_UNLIKELY(pp__throttle_n) && pp__throttled(key))
-			return;
-		if (PP__TIMING && v < t->tlimit && (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key))) {
-			pp__frame_t *f = pp__push(t, v, key, fe, sp, PP__RA(fe));
-			f->kids = 0;
-			f->t = pp_ticks();
-		} else {
-			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA(fe));
-		}
+		 * bound itself, the push, the entry timestamp. Once a budget
+		 * stopped a key, out of line (pp__enter_slow tests the key). */
+		if (PP__TIMING && v < t->tlimit && (!PP__THROTTLES(fe) || PP_LIKELY(!pp__throttle_n)) &&
+		    (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key)))
+			pp__push_timed_frame(t, v, key, fe, sp, PP__RA(fe));
+		else
+			(PP__THROTTLES(fe) && pp__throttle_n ? pp__enter_budget : pp__enter_slow)(
+				key, PP__FE_ARG(fe), sp, PP__RA(fe));
 		return;
 	}
 	/* Resync check, one load and compare when the top frame (the
@@ -257,16 +249,11 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (PP_UNLIKELY(v >= t->limit)) {
-		/* A stopped key leaves a frame only when the top one is its
-		 * own, entered before it was stopped. */
-		if (PP__THROTTLES(fe) && PP_UNLIKELY(pp__throttle_n) && pp__throttled(key) &&
-		    (v >= t->dstate || PP__DS_FRAME(t, v)->key != key))
-			return;
 		if (PP__TIMING && v < t->tlimit &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pp__pop_timed(t, v, pp_ticks());
 		else
-			pp__leave_slow(key, fe);
+			(PP__THROTTLES(fe) && pp__throttle_n ? pp__leave_budget : pp__leave_slow)(key, fe);
 		return;
 	}
 	if (PP__RESYNC(fe) && PP_UNLIKELY(PP__DS_FRAME(t, v)->key != key)) {

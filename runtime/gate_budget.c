@@ -1,0 +1,73 @@
+/* The gates' side of a budget (PATHPROF_BUDGET; the decisions are
+ * throttle.c's): the set of keys whose gates were stopped, and where a
+ * timed event's gates go once one was (pathprof/gate.h says why they
+ * cost an untimed gate nothing). Hot: built with the gate's other slow
+ * paths. */
+#include <pathprof/pathprof.h>
+#include "gate_impl.h"
+#include "throttle.h"
+
+#define THROTTLE_BITS 12
+#define THROTTLE_SLOTS (1u << THROTTLE_BITS)
+
+PP_EXPORT uint32_t pp__throttle_n;
+/* the stopped keys: open addressing, key 0 empty, filled by the
+ * throttling thread only, read by the gates with relaxed loads */
+static uint64_t set[THROTTLE_SLOTS];
+
+static uint32_t slot_of(uint64_t key)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - THROTTLE_BITS));
+}
+
+/* Is key stopped? The set is never full (half its slots at most). */
+static inline int stopped(uint64_t key)
+{
+	for (uint32_t i = slot_of(key);; i = (i + 1) & (THROTTLE_SLOTS - 1)) {
+		uint64_t k = __atomic_load_n(&set[i], __ATOMIC_RELAXED);
+		if (k == key)
+			return 1;
+		if (!k)
+			return 0;
+	}
+}
+
+/* A timed event's entry once a key is stopped: the stopped key pushes no
+ * frame; the others are pushed as the inline gate would, when it would. */
+void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t v = t->dstate;
+	int tfe = fe & ~PP__FE_UNTIMED;
+	if (t->state == PP__ST_LIVE) {
+		if (stopped(key))
+			return;
+		if (v >= t->elimit && v < t->tlimit && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
+			pp__push_timed_frame(t, v, key, tfe, sp, ra);
+			return;
+		}
+	}
+	pp__enter_slow(key, fe, sp, ra);
+}
+
+/* A timed event's exit that did not find its frame on top: a stopped
+ * key's (its entry pushed nothing), or the usual rare cases. */
+void pp__leave_budget(uint64_t key, int fe)
+{
+	pp__tls_t *t = &pp__tls;
+	if (t->state == PP__ST_LIVE && stopped(key))
+		return;
+	pp__leave_slow(key, fe);
+}
+
+/* Only the throttling thread adds; gates read. Key 0 is never a key a
+ * gate passes (an address, an id from 1, a name's hash). */
+void pp__throttle_stop_key(uint64_t key)
+{
+	uint32_t i = slot_of(key);
+	while (set[i])
+		i = (i + 1) & (THROTTLE_SLOTS - 1);
+	__atomic_store_n(&set[i], key, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pp__throttle_n, 1, __ATOMIC_RELEASE);
+}
+
