@@ -405,10 +405,8 @@
 	/* ---- details of a frame ---- */
 
 	function statItem(dl, key, value) {
-		const d = el('div');
-		d.appendChild(el('dt', null, key));
-		d.appendChild(el('dd', null, value));
-		dl.appendChild(d);
+		const d = dl.appendChild(el('div'));
+		d.append(el('dt', null, key), el('dd', null, value));
 		return d;
 	}
 
@@ -607,10 +605,8 @@
 	/* ---- header ---- */
 
 	function renderSummary() {
-		if (diff) {
-			diffSummary();
-			return;
-		}
+		if (diff)
+			return diffSummary();
 		document.title = 'pathprof: ' + (data.command || data.frontend || 'report');
 		const dl = $('summary');
 		statItem(dl, 'command', data.command || '-');
@@ -626,10 +622,9 @@
 		if (data.end_ns > data.start_ns)
 			statItem(dl, 'run', fmtNs(data.end_ns - data.start_ns) + ' (wall)');
 		statItem(dl, 'gated time', fmtTime(data.gated_ns) + ' (self times summed over nodes and threads)');
-		if (data.throttled && data.throttled.length)
+		if ((data.throttled || []).length) /* PATHPROF_BUDGET stopped their gates */
 			statItem(dl, 'throttled', data.throttled.map(function (t) { return t.function; }).join(', ') +
-				' (gates stopped by the ' + (data.budget_pct > 0 ? data.budget_pct + ' %' : '') +
-				' budget; their frames elided after)');
+				' (gates stopped by the budget; their frames elided after)');
 		document.querySelectorAll('.unit').forEach(function (u) { u.textContent = unit; });
 	}
 
