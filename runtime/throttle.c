@@ -272,6 +272,9 @@ void pp__throttle_stop(void)
 	pthread_mutex_unlock(&stop_lock);
 	pthread_join(tid, NULL);
 	running = 0;
+	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (under a function "
+			 "selection, or with gates of two injectors); nothing was throttled");
 	if (full)
 		pp__warn("PATHPROF_BUDGET: %u functions throttled, the most one run keeps; others over the "
 			 "budget stayed gated", PP__THROTTLE_MAX);

@@ -70,6 +70,9 @@ PATHPROF_XRAY=all PATHPROF_BUDGET=abc PATHPROF_TIMING=on PATHPROF_OUT=x.pathprof
 grep -q "^pathprof: PATHPROF_BUDGET=abc: expected a percentage above 0 and up to 100" e1 || fail "bad value: $(cat e1)"
 PATHPROF_XRAY=all PATHPROF_BUDGET=5 PATHPROF_TIMING=off PATHPROF_OUT=y.pathprof ./prog 3 >/dev/null 2>e2
 grep -q "PATHPROF_TIMING is not on; no budget" e2 || fail "timing off: $(cat e2)"
+PATHPROF_XRAY=all PATHPROF_BUDGET=5 PATHPROF_FUNCTIONS='*' PATHPROF_OUT=z.pathprof ./prog 3 >/dev/null 2>e4
+grep -q "^pathprof: PATHPROF_BUDGET: the gate's cost could not be measured (under a function selection" e4 ||
+	fail "a budget under a selection: $(cat e4)"
 "$pp" report --format json y.pathprof | grep -q '"throttled"' && fail "a refused budget was recorded"
 "$pp" run --budget 5 --timing off ./prog 3 >/dev/null 2>e3 && fail "run --budget --timing off accepted"
 grep -q "^pathprof: run: --budget weighs every call's time" e3 || fail "run: $(cat e3)"
