@@ -8,7 +8,8 @@
 # cut trace replays what is whole and says where it stops (exit 1); a
 # library without the functions is refused by name; gen refuses what it
 # cannot record and names bad spec lines. A static libzstd is captured
-# through gen --wrap and the linker's --wrap flags, the same 22 calls.
+# through gen --wrap and the linker's --wrap flags, the same 22 calls; a
+# changed signature is named by gen --check.
 # usage: zstd.sh PATHPROF SRCROOT BUILDROOT WORKDIR
 set -u
 pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-zstd.$$
@@ -131,6 +132,16 @@ if [ -f /usr/lib/x86_64-linux-gnu/libzstd.a ]; then
 		fail "replay of the static program's trace: $(cat static.err)"
 	grep -q '"calls": 22,' static.json || fail "static: $(head -c 300 static.json)"
 fi
+
+# a changed interface: the trace's signatures against the header as it is
+# now (gen --check), the same header and one with a parameter retyped
+"$pp" capture gen --header "$hdr" --spec "$src/tests/capture/zstd.spec" --check "$trace" 2>chk.err ||
+	fail "check against the same header: $(cat chk.err)"
+grep -q "the 9 functions it calls have the signatures it recorded" chk.err || fail "check: $(cat chk.err)"
+sed 's/ZSTD_compressBound(size_t srcSize)/ZSTD_compressBound(int srcSize)/' "$hdr" >zstd2.h
+"$pp" capture gen --header zstd2.h --spec "$src/tests/capture/zstd.spec" --check "$trace" 2>chk2.err
+[ $? -eq 1 ] && grep -q "ZSTD_compressBound: parameter 1 (srcSize) is now a 4-byte signed integer, the trace recorded an 8-byte unsigned integer" chk2.err ||
+	fail "a changed signature: $(cat chk2.err)"
 
 # the wrong library; not a trace
 "$pp" capture replay "$trace" --lib libz.so.1 >/dev/null 2>lib.err

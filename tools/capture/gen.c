@@ -66,6 +66,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 static const char help_text[] =
 	"usage: pathprof capture gen --header FILE.h --functions GLOBS [--spec FILE]\n"
 	"                            [--wrap FLAGS_FILE] -o SHIM.c [-- CLANG_ARGS...]\n"
+	"       pathprof capture gen --header FILE.h [--spec FILE] --check TRACE\n"
 	"\n"
 	"Write a capture shim for the functions of FILE.h that GLOBS select (one\n"
 	"glob syntax, docs/guides/selection.md). The header is parsed by libclang;\n"
@@ -100,6 +101,9 @@ static const char help_text[] =
 	"                     (-Wl,--wrap=f ...) to build the program with:\n"
 	"                       cc prog.c shim.c libX.a $(cat FLAGS_FILE) \\\n"
 	"                          $(pkg-config --cflags --libs pathprof-capture)\n"
+	"  --check TRACE      write nothing: compare the signatures TRACE recorded\n"
+	"                     with FILE.h (and the spec) as they are now, one line\n"
+	"                     a difference, exit 1 when any (a changed interface)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"A selected function that cannot be recorded faithfully (a callback, a\n"
@@ -112,9 +116,10 @@ int cmd_capture_gen(int argc, char **argv)
 		{ "header", required_argument, NULL, 'H' }, { "functions", required_argument, NULL, 'f' },
 		{ "spec", required_argument, NULL, 's' },   { "output", required_argument, NULL, 'o' },
 		{ "wrap", required_argument, NULL, 'w' },   { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "check", required_argument, NULL, 'c' },  { NULL, 0, NULL, 0 },
 	};
 	const char *header = NULL, *globs = NULL, *specpath = NULL, *outpath = NULL, *wrap_flags = NULL;
+	const char *check = NULL;
 	int wrap = 0;
 	int c;
 	optind = 0;
@@ -129,11 +134,14 @@ int cmd_capture_gen(int argc, char **argv)
 			wrap = 1;
 			wrap_flags = optarg;
 			break;
+		case 'c': check = optarg; break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("capture gen", c, argv);
 		}
 	}
-	if (!header || !globs || !outpath) {
+	if (check && !globs)
+		globs = "*"; /* the trace says which functions */
+	if (!header || !globs || (!outpath && !check)) {
 		cli_error("capture gen: needs --header, --functions and -o (see 'pathprof capture gen --help')");
 		return CLI_USAGE;
 	}
@@ -175,6 +183,10 @@ int cmd_capture_gen(int argc, char **argv)
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &w);
 	if (w.failed) {
 		cli_error("capture gen: out of memory");
+		goto done;
+	}
+	if (check) {
+		rc = gen_check(check, w.fns, w.n);
 		goto done;
 	}
 	if (!w.n) {

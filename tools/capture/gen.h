@@ -68,4 +68,9 @@ void fn_free(fn_t *f);
  * __wrap_f calling __real_f (a static library linked with -Wl,--wrap=f). */
 void emit_fn(FILE *o, const fn_t *f, int wrap);
 
+/* Compare the signatures the trace recorded with fns (classified from
+ * the header to replay against): CLI_OK, or CLI_FAIL after a line per
+ * difference (gen_check.c). */
+int gen_check(const char *trace, const fn_t *fns, size_t nfns);
+
 #endif
