@@ -54,6 +54,38 @@ static double node_var(const pp_profile_t *p, uint64_t id)
 	return v / (double)g->count * ns * ns;
 }
 
+/* The bucket bounds (ns) of the k-th smallest call (1-based) of a node. */
+static void rank_bounds(const pp_profile_t *p, const pp_seg_t *g, uint64_t k, double *lo, double *hi)
+{
+	uint64_t seen = 0;
+	for (uint32_t b = 0; b < g->nbins; b++) {
+		seen += g->bins[b].count;
+		if (seen >= k) {
+			uint64_t l = pp__hist_low(g->bins[b].bucket), h = pp__hist_high(g->bins[b].bucket);
+			*lo = pp__ticks_ns(p, l < g->min ? g->min : l);
+			*hi = pp__ticks_ns(p, h > g->max ? g->max : h);
+			return;
+		}
+	}
+	*lo = *hi = pp__ticks_ns(p, g->max);
+}
+
+/* A distribution-free 95 % interval of a node's median call, from the
+ * order statistics either side of the middle (the binomial's normal
+ * approximation; n >= DIFF_MIN_CALLS) and the bounds of their buckets: a
+ * few preempted calls, which move the mean by their milliseconds, move it
+ * by a rank or two. */
+static void median_interval(const diff_per_side_t *x, uint64_t id, double *lo, double *hi)
+{
+	const pp_pnode_t *nd = pp__profile_node(x->prof, id);
+	const pp_seg_t *g = &nd->incl;
+	double n = (double)g->count, half = 1.96 * sqrt(n) / 2;
+	uint64_t k_lo = (uint64_t)floor(n / 2 - half), k_hi = (uint64_t)ceil(n / 2 + half) + 1;
+	double dummy;
+	rank_bounds(x->prof, g, k_lo < 1 ? 1 : k_lo, lo, &dummy);
+	rank_bounds(x->prof, g, k_hi > g->count ? g->count : k_hi, &dummy, hi);
+}
+
 static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 {
 	diff_per_side_t *a = &r->s[0], *b = &r->s[1];
@@ -105,6 +137,24 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 		double se = sqrt(a->var / a->ntimed + b->var / b->ntimed);
 		r->lo = r->change - 1.96 * se;
 		r->hi = r->change + 1.96 * se;
+		/* The means undecided, but the medians' intervals apart: the
+		 * change is clear whatever a few outlying calls (a preempted
+		 * one holds milliseconds) did to the means, so the interval and
+		 * the change become the median call's (docs/guides/trace.md). */
+		int decided = (r->lo > 0 && r->change_pct > min_change) || (r->hi < 0 && -r->change_pct > min_change);
+		double alo = 0, ahi = 0, blo = 0, bhi = 0;
+		if (!decided) {
+			median_interval(a, r->id, &alo, &ahi);
+			median_interval(b, r->id, &blo, &bhi);
+		}
+		if (!decided && (blo > ahi || alo > bhi) && ahi > 0) {
+			double ma = (alo + ahi) / 2, mb = (blo + bhi) / 2;
+			r->lo = blo - ahi;
+			r->hi = bhi - alo;
+			r->change = mb - ma;
+			r->change_pct = ma > 0 ? r->change / ma * 100 : NAN;
+			r->by_median = 1;
+		}
 	} else {
 		/* One run a side and few calls: the data carries no estimate of
 		 * its own noise, so no verdict (#29: the same binary against
@@ -124,9 +174,9 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 	double spread = sd[0].nruns >= 2 && hi >= lo && a->mean > 0 ? (hi - lo) / a->mean * 100 : 0;
 	r->noise = spread > min_change ? spread : min_change;
 	if (r->lo > 0 && r->change_pct > r->noise)
-		r->verdict = "slower";
+		r->verdict = r->by_median ? "slower (median)" : "slower";
 	else if (r->hi < 0 && -r->change_pct > r->noise)
-		r->verdict = "faster";
+		r->verdict = r->by_median ? "faster (median)" : "faster";
 	else
 		r->verdict = "no clear change";
 }

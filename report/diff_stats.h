@@ -46,6 +46,7 @@ typedef struct diff_row {
 	diff_per_side_t s[2];
 	double change, change_pct, lo, hi, noise, impact, share[2];
 	const char *verdict;
+	int by_median; /* one run a side, medians apart: change and interval are the median call's */
 } diff_row_t;
 
 /* Inclusive time in ns of node id of p, summed over its timed calls (0

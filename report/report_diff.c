@@ -130,7 +130,7 @@ static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 			DIFF_RESAMPLES, min_change);
 	else
 		fprintf(f, "  verdicts: 95%% interval from the histograms (one run on a side: no "
-			   "spread between runs); noise floor %.1f%%\n",
+			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n",
 			min_change);
 	for (int only = 0; only < 3; only++) {
 		static const char *const title[3] = {"nodes and paths in both", "only in A", "only in B"};
@@ -223,6 +223,7 @@ static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 		json_field(f, ", ", "mean_ns_b", r->s[1].mean, 1);
 		json_field(f, ", ", "change_ns", r->change, 1);
 		json_field(f, ", ", "change_pct", r->change_pct, 2);
+		fprintf(f, ", \"change_of\": \"%s\"", r->by_median ? "median" : "mean");
 		fputs(",\n     \"interval_ns\": [", f);
 		pp__report_json_num(f, r->lo, 1);
 		fputs(", ", f);
