@@ -50,9 +50,8 @@ const KIND_TEXT = {
 function kindOf(d) {
 	if (d.in !== 'both')
 		return d.in === 'a' ? 'only-a' : 'only-b';
-	if (d.verdict === 'slower' || d.verdict === 'faster' || d.verdict === 'untimed')
-		return d.verdict;
-	return 'same';
+	const v = d.verdict.split(' ')[0]; /* 'slower (median)' is slower */
+	return v === 'slower' || v === 'faster' || v === 'untimed' ? v : 'same';
 }
 
 /* Red and blue deepen with the size of the change, up to +-100 %. */
