@@ -83,8 +83,8 @@ run()
 # of gcc and clang cannot share a process, so a program one compiler links
 # against the shared libpathprof the other built is left out (tests/wrapper:
 # tests/modules, tests/crash and tests/safety: *-clang in the gcc build and *-gcc in the clang build;
-# tests/report's gatecost and select through xray (clang) in the gcc build,
-# raii and cyg (gcc) and tests/capture (gcc) in the clang build); the static
+# tests/report's gatecost, select and budget through xray (clang) in the gcc
+# build, raii and cyg (gcc) and tests/capture (gcc) in the clang build); the static
 # library mixes fine and stays in.
 unit_tests()
 {
@@ -109,14 +109,14 @@ for cfg in $configs; do
 		[ "$cc" = gcc ] || other=gcc
 		# the tests that build through the other compiler's injectors
 		otherfe="xray|plugin"
-		[ "$cc" = gcc ] || otherfe="raii|cyg|capture-zstd"
+		[ "$cc" = gcc ] || otherfe="raii|cyg|capture-zstd|capture-paths"
 		cxx=g++
 		[ "$cc" = gcc ] || cxx=clang++
 		# Configure and build first so the test list exists.
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
 		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" \
-			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^report-(gatecost|select)-($otherfe)\$|^($otherfe)\$")
+			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^report-(gatecost|select|budget)-($otherfe)\$|^($otherfe)\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null

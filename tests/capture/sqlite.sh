@@ -38,7 +38,8 @@ export PKG_CONFIG_PATH="$build/meson-uninstalled" LD_LIBRARY_PATH="$build/runtim
 gcc -shared -fPIC -Wall -Wextra -Werror -I"$s" shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl ||
 	{ echo "FAIL: the shim does not build"; exit 1; }
 "$s/sqlite3" plain.db <"$src/tests/capture/sqlite.sql" >plain.out 2>&1 || fail "the plain shell failed"
-LD_PRELOAD=./shim.so PATHPROF_CAPTURE=trace.cap "$s/sqlite3" test.db <"$src/tests/capture/sqlite.sql" \
+asan=$(ldd shim.so | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
+LD_PRELOAD="${asan:+$asan }./shim.so" PATHPROF_CAPTURE=trace.cap "$s/sqlite3" test.db <"$src/tests/capture/sqlite.sql" \
 	>captured.out 2>&1 || fail "the captured shell failed"
 cmp -s plain.out captured.out || fail "the shim changed the shell's output"
 grep -q "^INSERT INTO t VALUES(20003,'row20000',10000.0,NULL);" captured.out || fail "no .dump output"
