@@ -26,11 +26,14 @@ printf 'free mini_free m\n' >mini.spec
 gcc -shared -fPIC -I"$t" shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl || fail "shim"
 # a sanitizer build's libraries need its runtime loaded first
 asan=$(ldd "$build/runtime/libpathprof.so.0" | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
-LD_PRELOAD="${asan:+$asan }./shim.so" PATHPROF_CAPTURE=t.cap ./prog >/dev/null || fail "capture"
+# replay loads the gated library with RTLD_DEEPBIND (its own hooks first),
+# which the sanitizers' runtime refuses
+[ -z "$asan" ] || { echo "SKIP: RTLD_DEEPBIND, which --profile needs, does not run under a sanitizer"; exit 77; }
+LD_PRELOAD=./shim.so PATHPROF_CAPTURE=t.cap ./prog >/dev/null || fail "capture"
 "$pp" capture replay t.cap --lib ./libmini-cyg.so --profile r.pathprof >/dev/null 2>e1
 [ $? -eq 2 ] && grep -q "^pathprof: capture replay: --profile: libpathprof is not loaded; run with it preloaded" e1 ||
 	fail "--profile without the runtime: $(cat e1)"
-LD_PRELOAD="${asan:+$asan }$build/runtime/libpathprof.so.0" "$pp" capture replay t.cap --lib ./libmini-cyg.so \
+LD_PRELOAD="$build/runtime/libpathprof.so.0" "$pp" capture replay t.cap --lib ./libmini-cyg.so \
 	--profile r.pathprof >/dev/null 2>e2 || fail "replay: $(cat e2)"
 got=$("$pp" report --format paths r.pathprof | sort | paste -sd' ' -)
 [ "$got" = "1|mini_free 1|mini_new 6000|mini_work>inner>step" ] || fail "paths: $got"
@@ -51,7 +54,7 @@ if self != roots:
 # profiles kept, diffed by path
 "$build/tools/pathprof-cc-uninstalled" --via=cyg gcc -O0 -fPIC -shared "$t/minilib.c" -o libmini-cyg0.so ||
 	fail "the -O0 gated build"
-LD_PRELOAD="${asan:+$asan }$build/runtime/libpathprof.so.0" "$pp" capture compare t.cap --lib ./libmini-cyg.so \
+LD_PRELOAD="$build/runtime/libpathprof.so.0" "$pp" capture compare t.cap --lib ./libmini-cyg.so \
 	--lib ./libmini-cyg0.so --repeat 4 --paths cmp >cmp.txt 2>cmp.err || fail "compare --paths: $(cat cmp.err)"
 [ "$(ls cmp/a | wc -l) $(ls cmp/b | wc -l)" = "4 4" ] || fail "profiles kept: $(ls cmp/a cmp/b)"
 for f in cmp/a/*.pathprof cmp/b/*.pathprof; do
