@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
@@ -460,6 +461,32 @@ static void command_line(char *buf, size_t n)
 }
 
 /* pp__tls's distance from the thread pointer, the same in every thread. */
+/* Under `pathprof run --offcpu` the recorder learns from the header just
+ * written where the threads keep their gate state; until it has, a block
+ * has no path. The tool passes a pipe (PATHPROF_OFFCPU_ACK, the read end's
+ * number) and writes to it once it has read the header: wait for that, up
+ * to 2 s, once per process image, so the program's first blocks are
+ * attributed too. The variable is removed, so a program this one execs
+ * never reads a descriptor number it does not own. */
+static void offcpu_wait(void)
+{
+	static int done;
+	const char *s = getenv("PATHPROF_OFFCPU_ACK");
+	if (done || !s || !*s)
+		return;
+	done = 1;
+	char *end;
+	long fd = strtol(s, &end, 10);
+	unsetenv("PATHPROF_OFFCPU_ACK");
+	struct stat st;
+	if (*end || fd < 3 || fd > 1 << 20 || fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	struct pollfd p = { .fd = (int)fd, .events = POLLIN };
+	while (poll(&p, 1, 2000) < 0 && errno == EINTR)
+		;
+	close((int)fd);
+}
+
 static int64_t tls_offset(void)
 {
 #if defined(__x86_64__)
@@ -508,6 +535,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	/* The magic goes last: a reader that sees it sees a whole header. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, PP__SHM_MAGIC, 8);
+	offcpu_wait();
 
 	pthread_mutex_lock(&namer_lock);
 	snprintf(object_name, sizeof object_name, "%s", object);

@@ -33,6 +33,7 @@ typedef struct offcpu_run {
 	pp_offcpu_rec_t *rec;
 	int tls_set, namer_set;
 #endif
+	int ack; /* write end of the pipe the program waits on (-1: none) */
 } offcpu_run_t;
 
 static const char help_text[] =
@@ -196,6 +197,10 @@ static void offcpu_tls(offcpu_run_t *o, pid_t pid)
 			pp_offcpu_set_process(o->rec, v.h->tls_offset, namer);
 			o->tls_set = 1;
 			o->namer_set = namer != 0;
+			if (o->ack >= 0) { /* the program waits for this to go on */
+				close(o->ack);
+				o->ack = -1;
+			}
 		}
 		pp__shm_close(&v);
 	}
@@ -237,8 +242,8 @@ static int run_child(char **argv, pid_t *pid_out, offcpu_run_t *o)
 	fflush(NULL);
 	/* With --offcpu the child waits until the recorder is on: the first
 	 * blocks of the program are recorded too. */
-	int go[2] = {-1, -1};
-	if (o->wanted && pipe2(go, O_CLOEXEC) != 0) {
+	int go[2] = {-1, -1}, ack[2] = {-1, -1};
+	if (o->wanted && (pipe2(go, O_CLOEXEC) != 0 || pipe2(ack, O_CLOEXEC) != 0)) {
 		cli_error("run: cannot start '%s': %s", argv[0], strerror(errno));
 		return 127;
 	}
@@ -255,6 +260,12 @@ static int run_child(char **argv, pid_t *pid_out, offcpu_run_t *o)
 			close(go[1]);
 			while (read(go[0], &c, 1) < 0 && errno == EINTR)
 				;
+			/* the runtime waits on it until the recorder knows where
+			 * the gate state is (runtime/shm.c, offcpu_wait) */
+			char num[16];
+			snprintf(num, sizeof num, "%d", ack[0]);
+			if (fcntl(ack[0], F_SETFD, 0) == 0)
+				setenv("PATHPROF_OFFCPU_ACK", num, 1);
 		}
 		execvp(argv[0], argv);
 		int e = errno;
@@ -271,9 +282,22 @@ static int run_child(char **argv, pid_t *pid_out, offcpu_run_t *o)
 #endif
 		close(go[0]);
 		close(go[1]); /* the child reads end of file: go */
+		close(ack[0]);
+		o->ack = ack[1];
+#ifdef PP_HAVE_OFFCPU
+		if (!o->rec) { /* nothing will learn the gate state: do not wait */
+			close(o->ack);
+			o->ack = -1;
+		}
+#endif
 	}
 	int st = 0;
-	if (wait_child(pid, &st, o) != 0) {
+	int wrc = wait_child(pid, &st, o);
+	if (o->ack >= 0) {
+		close(o->ack);
+		o->ack = -1;
+	}
+	if (wrc != 0) {
 		cli_error("run: waiting for '%s': %s", argv[0], strerror(errno));
 		st = 127 << 8;
 	}
@@ -316,7 +340,7 @@ int cmd_run(int argc, char **argv)
 {
 	const char *out = NULL, *timing = "on", *xray = NULL, *top = NULL, *sort = NULL, *format = NULL;
 	const char *report_out = NULL, *names = NULL;
-	offcpu_run_t offcpu = {0};
+	offcpu_run_t offcpu = {.ack = -1};
 	int c, raw = 0;
 	uint64_t v;
 
