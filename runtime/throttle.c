@@ -18,7 +18,6 @@
  *
  * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -106,9 +106,9 @@ static const char help_text[] =
 	"                     a difference, exit 1 when any (a changed interface)\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"A selected function that cannot be recorded faithfully (a callback, a\n"
-	"pointer the spec does not explain, a struct by value, varargs) is refused\n"
-	"with its name and why; exit 1. docs/guides/capture.md.\n";
+	"A selected function that cannot be recorded faithfully (a pointer or a\n"
+	"function pointer the spec does not explain, a struct by value, varargs)\n"
+	"is refused with its name and why; exit 1. docs/guides/capture.md.\n";
 
 int cmd_capture_gen(int argc, char **argv)
 {
