@@ -47,6 +47,7 @@ typedef struct diff_row {
 	double change, change_pct, lo, hi, noise, impact, share[2];
 	const char *verdict;
 	int by_median; /* one run a side, medians apart: change and interval are the median call's */
+	int tail_only; /* one run a side, the means apart but not the median calls: no verdict */
 } diff_row_t;
 
 /* Inclusive time in ns of node id of p, summed over its timed calls (0

@@ -1,8 +1,10 @@
 /* Writes the known profiles the diff tests compare: a baseline A and a B
  * whose "parse" stage takes twice as long, as single files and as
  * directories of three runs each (runs differ by 1 % from each other), plus
- * paths only in A and only in B. Times are in ticks at 1 tick per ns, so the
- * expected outputs are exact. usage: diff_profiles DIR */
+ * paths only in A and only in B, and a run of A whose slowest tenth of parse
+ * calls took three times as long (a change in the tail only). Times are in
+ * ticks at 1 tick per ns, so the expected outputs are exact.
+ * usage: diff_profiles DIR */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +24,16 @@ typedef struct spec {
 	double base[3]; /* per segment ns of the fastest event */
 } spec_t;
 
+/* The factor on the slowest of the ten values of parse's segment. */
+static double tail_scale = 1.0;
+
 /* One segment: n events whose times step through 10 values from base to
- * 1.45 * base, scaled. */
-static pp_seg_t make_seg(uint64_t n, double base, double scale)
+ * 1.45 * base, scaled (the last also by tail). */
+static pp_seg_t make_seg(uint64_t n, double base, double scale, double tail)
 {
 	uint64_t pairs[10][2];
 	for (uint64_t r = 0; r < 10; r++) {
-		pairs[r][0] = (uint64_t)(base * scale * (1.0 + (double)r / 20.0));
+		pairs[r][0] = (uint64_t)(base * scale * (1.0 + (double)r / 20.0) * (r == 9 ? tail : 1.0));
 		pairs[r][1] = n / 10 + (r < n % 10);
 	}
 	return tp_seg(pairs, 10);
@@ -52,7 +57,8 @@ static void write_profile(const char *path, const spec_t *sp, uint32_t n, double
 		pp_seg_t segs[3];
 		for (uint32_t j = 0; sp[i].timed && j < sp[i].depth; j++)
 			segs[j] = make_seg(sp[i].count, sp[i].base[j],
-					   scale * (sp[i].names[j] == PARSE ? parse_scale : 1.0));
+					   scale * (sp[i].names[j] == PARSE ? parse_scale : 1.0),
+					   sp[i].names[j] == PARSE ? tail_scale : 1.0);
 		tp_path(&p, sp[i].count, sp[i].names, sp[i].depth, sp[i].timed ? segs : NULL);
 		p.events += sp[i].count;
 		p.records += sp[i].count;
@@ -111,5 +117,8 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof path, "%s/runs-a2/run%d.pathprof", d, r);
 		write_profile(path, a, 4, 1.0 + 0.01 * (1 - r), 1.0);
 	}
+	tail_scale = 3.0;
+	snprintf(path, sizeof path, "%s/a-tail.pathprof", d);
+	write_profile(path, a, 4, 1.0, 1.0);
 	return 0;
 }

@@ -28,6 +28,9 @@ check diff-files.json --format json a.pathprof b.pathprof
 check diff-dirs.txt runs-a runs-b
 check diff-dirs.json --format json runs-a runs-b
 check diff-noise.txt runs-a runs-a2
+# one run a side, only parse's slowest calls slower: the mean moved, the
+# median call did not, so no verdict (a disturbance during one run looks so)
+check diff-tail.txt a.pathprof a-tail.pathprof
 
 # The verdicts themselves, so a wrong expected file cannot hide them.
 verdict() { # FILE PATH-SUFFIX VERDICT
