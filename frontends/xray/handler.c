@@ -2,7 +2,6 @@
  * the runtime's inline gate. A small per-thread shadow of the shim's own
  * frames lets a tail call give the source-level path: the jumping frame stays
  * open until its tail-callee returns (docs/reference/xray.md, "Tail calls"). */
-#include <errno.h>
 #include <string.h>
 
 #include <pathprof/gate.h>
@@ -21,7 +20,7 @@ enum {
 
 typedef struct xframe {
 	uintptr_t slot; /* return-address slot of the activation; 0 uncalibrated */
-	uintptr_t aux;  /* CHAIN: jump target; else the return address in slot */
+	uintptr_t aux;  /* CHAIN: the id of the jump's target; else the return address in slot */
 	int32_t fid;
 	uint32_t tail;
 } xframe_t;
@@ -39,6 +38,13 @@ static __thread xstack_t xs PP_TLS_IE;
  * calibration, before the handler is installed. */
 static intptr_t slot_off[3];
 static int calibrated;
+
+static PP_NOINSTR uintptr_t slot_word(uintptr_t slot)
+{
+	uintptr_t w;
+	memcpy(&w, (const void *)slot, sizeof w);
+	return w;
+}
 
 /* The instruction a TAIL sled returns to is the tail jump itself; decode its
  * target when it is direct (e9 rel32, eb rel8), else 0. */
@@ -59,12 +65,10 @@ static PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
 	return 0;
 }
 
-/* Is addr the entry of an armed instrumented function? Binary search. */
-static PP_NOINSTR int armed_at(uintptr_t addr)
+/* The id of the instrumented function whose entry is addr, 0 for none.
+ * Binary search of the arming map. */
+static PP_NOINSTR int32_t fid_at(const pp__xray_map_t *m, uintptr_t addr)
 {
-	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
-	if (!m)
-		return 0;
 	size_t lo = 0, hi = m->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -75,14 +79,33 @@ static PP_NOINSTR int armed_at(uintptr_t addr)
 	}
 	if (lo == m->n || m->by_addr[lo].addr != addr)
 		return 0;
-	return __atomic_load_n(&m->armed[m->by_addr[lo].id], __ATOMIC_RELAXED);
+	return m->by_addr[lo].id;
 }
 
-static PP_NOINSTR uintptr_t slot_word(uintptr_t slot)
+/* Where each tail jump a thread has met leads: its address (what a TAIL
+ * sled returns to) -> the id of the function it jumps to, 0 when that is
+ * no instrumented function, -1 when the jump is indirect. Code does not
+ * move under XRay (no DSO support), so an entry stays true; whether the
+ * target is armed is read at each use. Decoding the jump and searching the
+ * map cost about 60 instructions a tail call (bench/tailinstr.sh, #30);
+ * a hit costs 6. Per thread, so it takes no lock and no atomic. */
+#define TCACHE 64
+static __thread struct {
+	uintptr_t ip;
+	int32_t fid;
+} tcache[TCACHE] PP_TLS_IE;
+
+static PP_NOINSTR int32_t tail_fid(const pp__xray_map_t *m, uintptr_t slot)
 {
-	uintptr_t w;
-	memcpy(&w, (const void *)slot, sizeof w);
-	return w;
+	uintptr_t ip = slot_word(slot - sizeof(void *));
+	uint32_t i = (uint32_t)(ip ^ (ip >> 6)) % TCACHE;
+	if (PP_LIKELY(tcache[i].ip == ip))
+		return tcache[i].fid;
+	uintptr_t target = tail_target(slot);
+	int32_t fid = !target ? -1 : m ? fid_at(m, target) : 0;
+	tcache[i].ip = ip;
+	tcache[i].fid = fid;
+	return fid;
 }
 
 PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
@@ -119,10 +142,8 @@ static PP_NOINSTR int continues(const xframe_t *t, int32_t fid, uintptr_t slot)
 {
 	if (!calibrated)
 		return 1;
-	if (t->tail == TAIL_CHAIN) {
-		const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
-		return m && fid >= 1 && (size_t)fid <= m->n && t->aux == m->addr[fid];
-	}
+	if (t->tail == TAIL_CHAIN)
+		return t->aux == (uintptr_t)fid;
 	/* Indirect jump: a new call has written a new return address unless it
 	 * comes from the same call site; a function re-entered from the same
 	 * site is taken as a new call (a loop), not as a jump to itself. */
@@ -242,11 +263,12 @@ static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 		f->tail = TAIL_UNKNOWN;
 		return;
 	}
-	uintptr_t target = tail_target(slot);
-	if (!target) {
+	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+	int32_t target = tail_fid(m, slot);
+	if (target < 0) {
 		f->tail = TAIL_UNKNOWN; /* aux: the return address, kept from entry */
-	} else if (armed_at(target)) {
-		f->aux = target;
+	} else if (target && __atomic_load_n(&m->armed[target], __ATOMIC_RELAXED)) {
+		f->aux = (uintptr_t)target;
 		f->tail = TAIL_CHAIN;
 	} else {
 		/* The jump leaves armed code: nothing gated can continue this
@@ -260,7 +282,8 @@ void pp__xray_handler(int32_t fid, int type)
 	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
 	if ((unsigned)type > PP_XRAY_TAIL)
 		return;
-	int saved = errno;
+	/* errno is not saved here: nothing below sets it, and the runtime's
+	 * slow paths save their own (ten instructions an event, #30). */
 	uintptr_t slot = calibrated ? fp + (uintptr_t)slot_off[type] : 0;
 	xstack_t *x = &xs;
 	if (type == PP_XRAY_ENTRY)
@@ -269,7 +292,6 @@ void pp__xray_handler(int32_t fid, int type)
 		on_exit(x, fid, slot);
 	else
 		on_tail(x, fid, slot);
-	errno = saved;
 }
 
 /* Calibration: patch only the probes, call the tail probe, and record the

@@ -157,6 +157,9 @@ PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, in
 	t->dstate = (v | 1u) + PP__FRAME_BYTES;
 	__asm__ volatile("" ::: "memory");
 	f->hash_before = hb;
+	/* GCC's SLP vectoriser (on at -O2 since GCC 12) otherwise pairs the
+	 * two stores through SSE: four instructions for two. */
+	__asm__ volatile("" ::: "memory");
 	f->sp = sp;
 	f->key = key;
 	if (fe == PP_FE_RAII)
