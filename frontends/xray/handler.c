@@ -34,7 +34,17 @@ typedef struct xstack {
 
 static __thread xstack_t xs PP_TLS_IE;
 
-/* Sled stack pointer = handler frame address + slot_off[kind]. Set once by
+/* A fixed point of the handler's own frame, from which the sled's stack
+ * slot lies at a calibrated offset. GCC gives the canonical frame address
+ * without setting up a frame pointer; the frame address would make the
+ * handler keep one (two instructions an event, and a register). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define HANDLER_BASE() ((uintptr_t)__builtin_dwarf_cfa())
+#else
+#define HANDLER_BASE() ((uintptr_t)__builtin_frame_address(0))
+#endif
+
+/* Sled stack pointer = HANDLER_BASE() + slot_off[kind]. Set once by
  * calibration, before the handler is installed. */
 static intptr_t slot_off[3];
 static int calibrated;
@@ -182,7 +192,7 @@ static PP_COLD void catch_up(xstack_t *x, uintptr_t slot, uint32_t gen)
 	}
 }
 
-static PP_NOINSTR void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
+static PP_NOINLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
 	if (PP_UNLIKELY(x->gen != gen))
@@ -247,13 +257,13 @@ PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
 	return i;
 }
 
-static PP_NOINSTR void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
+static PP_NOINLINE void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	if (settle(x, fid, slot))
 		return_chain(x, slot);
 }
 
-static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
+static PP_NOINLINE void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	uint32_t i = settle(x, fid, slot);
 	if (!i)
@@ -279,7 +289,7 @@ static PP_NOINSTR void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 
 void pp__xray_handler(int32_t fid, int type)
 {
-	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t fp = HANDLER_BASE();
 	if ((unsigned)type > PP_XRAY_TAIL)
 		return;
 	/* errno is not saved here: nothing below sets it, and the runtime's
@@ -312,7 +322,7 @@ static struct {
 
 static PP_NOINLINE void cal_handler(int32_t fid, int type)
 {
-	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t fp = HANDLER_BASE();
 	if (cal.n == CAL_EVENTS || (unsigned)type > PP_XRAY_TAIL)
 		return;
 	int k = cal.n++;
