@@ -2,7 +2,9 @@
 # Instructions per gate on a parser whose small functions end in tail calls
 # (bench/tailparse.c, clang -O2), for the cyg and xray injectors, counted by
 # callgrind inside parse(): gated minus plain, over the gates a cyg run
-# counts (entries below parse). Deterministic. Prints a markdown table.
+# counts (entries below parse); xray once more built as
+# `pathprof-cc --xray-no-tail-calls` builds it (-fno-optimize-sibling-calls),
+# against the same plain build. Deterministic. Prints a markdown table.
 # usage: bench/tailinstr.sh BUILD_DIR
 set -eu
 build=$(cd "$1" && pwd)
@@ -16,6 +18,7 @@ clang -O2 -g "$root/bench/tailparse.c" -o "$tmp/plain"
 for fe in cyg xray; do
 	fe_build clang "$fe" -O2 "$root/bench/tailparse.c" "$tmp/$fe"
 done
+fe_build clang xray "-O2 -fno-optimize-sibling-calls" "$root/bench/tailparse.c" "$tmp/xray-no-tail-calls"
 ir() { # EXE TIMING
 	PATHPROF_XRAY=all PATHPROF_OUT=/dev/null PATHPROF_TIMING=$2 valgrind --tool=callgrind \
 		--toggle-collect=parse --callgrind-out-file="$tmp/cg" "$1" "$n" >/dev/null 2>"$tmp/err" ||
@@ -30,7 +33,7 @@ print(sum(x["calls"] for x in d["nodes"] if "parse" in x["path"]))')
 base_off=$(ir "$tmp/plain" off) base_on=$(ir "$tmp/plain" on)
 echo "| injector | count-only instr/gate | timed instr/gate |"
 echo "|---|---|---|"
-for fe in cyg xray; do
+for fe in cyg xray xray-no-tail-calls; do
 	off=$(ir "$tmp/$fe" off) on=$(ir "$tmp/$fe" on)
 	awk -v fe="$fe" -v b0="$base_off" -v b1="$base_on" -v f="$off" -v o="$on" -v g="$gates" \
 		'BEGIN { printf "| %s | %.1f | %.1f |\n", fe, (f - b0) / g, (o - b1) / g }'
