@@ -19,7 +19,6 @@
  * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,6 +29,7 @@
 #include "settings.h"
 #include "slab.h"
 #include "throttle.h"
+#include "ticker.h"
 
 /* A function's gates must have run this often in a window before they are
  * judged: fewer calls say too little, and cost too little to matter. */
@@ -43,10 +43,6 @@ static int (*fe_hook)(uint64_t key);
 static pp__throttle_entry_t list[PP__THROTTLE_MAX];
 static uint32_t nlist;   /* published with release stores */
 static uint32_t full;    /* the list filled up: later candidates kept gated */
-static pthread_t tid;
-static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t stop_cond;
-static int running, stopping;
 static uint64_t thread_cpu; /* the thread's CPU, ns, updated each window */
 
 int pp__throttle_env(const char *s, int timing_set)
@@ -195,63 +191,38 @@ static uint64_t now_ns(clockid_t c)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static void *throttle_main(void *arg)
+/* The first gate ran: the injector is known, its gate can be measured. */
+static void throttle_begin(void)
 {
-	uint64_t wait_ns = (uint64_t)WINDOW_MS * 1000000u;
-	pp__gate_cost_measure(); /* the first gate ran: the injector is known */
-	pthread_mutex_lock(&stop_lock);
-	while (!stopping) {
-		struct timespec until;
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		uint64_t t = (uint64_t)until.tv_nsec + wait_ns;
-		until.tv_sec += (time_t)(t / 1000000000u);
-		until.tv_nsec = (long)(t % 1000000000u);
-		while (!stopping && pthread_cond_timedwait(&stop_cond, &stop_lock, &until) == 0)
-			;
-		if (stopping)
-			break;
-		pthread_mutex_unlock(&stop_lock);
-		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
-		/* the gate's cost, measured once the injector is known */
-		if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
-			pp__gate_cost_measure();
-		if ((pp__g.gate_in > 0 || pp__g.gate_out > 0) && scan() == 0)
-			judge(pp__g.gate_in, pp__g.gate_out);
-		uint64_t took = now_ns(CLOCK_MONOTONIC) - t0;
-		wait_ns = (uint64_t)WINDOW_MS * 1000000u;
-		if (wait_ns < 20 * took)
-			wait_ns = 20 * took;
-		__atomic_store_n(&thread_cpu, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
-		pthread_mutex_lock(&stop_lock);
-	}
-	pthread_mutex_unlock(&stop_lock);
-	__atomic_store_n(&thread_cpu, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
-	return arg;
+	pp__gate_cost_measure();
 }
 
-/* A forked child has no such thread: it keeps what was throttled. */
-static void after_fork_child(void)
+static void throttle_end(void)
 {
-	running = 0;
+	__atomic_store_n(&thread_cpu, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
 }
+
+static uint64_t throttle_round(void)
+{
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+	/* the gate's cost, measured once the injector is known */
+	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+		pp__gate_cost_measure();
+	if ((pp__g.gate_in > 0 || pp__g.gate_out > 0) && scan() == 0)
+		judge(pp__g.gate_in, pp__g.gate_out);
+	uint64_t took = now_ns(CLOCK_MONOTONIC) - t0;
+	uint64_t wait_ns = (uint64_t)WINDOW_MS * 1000000u;
+	throttle_end();
+	return wait_ns < 20 * took ? 20 * took : wait_ns;
+}
+
+static pp__ticker_t ticker = PP__TICKER_INIT(
+	"PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated",
+	throttle_begin, throttle_round, throttle_end, (uint64_t)WINDOW_MS * 1000000u);
 
 static void spawn(void)
 {
-	pthread_atfork(NULL, NULL, after_fork_child);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&stop_cond, &ca);
-	pthread_condattr_destroy(&ca);
-	/* the program's signals go to its own threads, never to this one */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&tid, NULL, throttle_main, NULL) == 0)
-		running = 1;
-	else
-		pp__warn("PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated");
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pp__ticker_start(&ticker);
 }
 
 void pp__throttle_start(void)
@@ -263,14 +234,9 @@ void pp__throttle_start(void)
 
 void pp__throttle_stop(void)
 {
-	if (!running)
+	if (!pp__ticker_running(&ticker))
 		return;
-	pthread_mutex_lock(&stop_lock);
-	stopping = 1;
-	pthread_cond_signal(&stop_cond);
-	pthread_mutex_unlock(&stop_lock);
-	pthread_join(tid, NULL);
-	running = 0;
+	pp__ticker_stop(&ticker);
 	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
 		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (under a function "
 			 "selection, or with gates of two injectors); nothing was throttled");

@@ -1,0 +1,90 @@
+/* The runtime's periodic threads (ticker.h). Each waits on a condition
+ * variable against CLOCK_MONOTONIC, so stopping one wakes it at once. */
+#include <signal.h>
+#include <time.h>
+
+#include "runtime.h"
+#include "ticker.h"
+
+#define MAX_TICKERS 4
+
+static pp__ticker_t *all[MAX_TICKERS];
+static uint32_t nall;
+
+static void *ticker_main(void *arg)
+{
+	pp__ticker_t *k = arg;
+	uint64_t wait_ns = k->first_wait_ns;
+	if (k->begin)
+		k->begin();
+	pthread_mutex_lock(&k->lock);
+	while (!k->stopping) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		uint64_t t = (uint64_t)until.tv_nsec + wait_ns;
+		until.tv_sec += (time_t)(t / 1000000000u);
+		until.tv_nsec = (long)(t % 1000000000u);
+		while (!k->stopping && pthread_cond_timedwait(&k->cond, &k->lock, &until) == 0)
+			;
+		if (k->stopping)
+			break;
+		pthread_mutex_unlock(&k->lock);
+		wait_ns = k->round();
+		pthread_mutex_lock(&k->lock);
+	}
+	pthread_mutex_unlock(&k->lock);
+	if (k->end)
+		k->end();
+	return NULL;
+}
+
+/* A forked child has none of its parent's threads. */
+static void after_fork_child(void)
+{
+	for (uint32_t i = 0; i < nall; i++)
+		all[i]->running = 0;
+}
+
+int pp__ticker_start(pp__ticker_t *k)
+{
+	static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&reg);
+	if (nall == 0)
+		pthread_atfork(NULL, NULL, after_fork_child);
+	if (nall < MAX_TICKERS)
+		all[nall++] = k;
+	pthread_mutex_unlock(&reg);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&k->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	sigset_t every, old;
+	sigfillset(&every);
+	pthread_sigmask(SIG_SETMASK, &every, &old);
+	int rc = pthread_create(&k->tid, NULL, ticker_main, k);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		pp__warn("%s", k->what);
+		return -1;
+	}
+	k->running = 1;
+	return 0;
+}
+
+void pp__ticker_stop(pp__ticker_t *k)
+{
+	if (!k->running)
+		return;
+	pthread_mutex_lock(&k->lock);
+	k->stopping = 1;
+	pthread_cond_signal(&k->cond);
+	pthread_mutex_unlock(&k->lock);
+	pthread_join(k->tid, NULL);
+	k->running = 0;
+}
+
+int pp__ticker_running(const pp__ticker_t *k)
+{
+	return k->running && !k->stopping;
+}
