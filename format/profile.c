@@ -340,7 +340,7 @@ int pp__profile_invariants(const pp_profile_t *p, char *msg, size_t len)
 int pp__profile_check(const pp_profile_t *p, int check_ids, const char **scratch, char *msg,
 		      size_t len)
 {
-	if (p->timing > PP_TIMING_SAMPLE) {
+	if (p->timing > PP_TIMING_BURST) {
 		snprintf(msg, len, "unknown timing mode %u", p->timing);
 		return -1;
 	}

@@ -37,6 +37,9 @@ typedef struct pp_ppath {
 	uint32_t *names; /* depth indices into pp_profile_t.names, root first */
 	uint64_t self;   /* nodes: self ticks, summed */
 	pp_seg_t incl;   /* nodes: inclusive ticks per call */
+	uint64_t open;   /* nodes, burst timing: inclusive ticks of calls a window
+			  * cut (entered before it or left after it), in no
+			  * call of incl (section OPEN) */
 } pp_ppath_t;
 typedef pp_ppath_t pp_pnode_t;
 

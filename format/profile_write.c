@@ -208,6 +208,30 @@ static void body_throttle(struct out *o, const struct wctx *w)
 	}
 }
 
+/* The nodes with time in calls a burst window cut: index, ticks. */
+static void body_open(struct out *o, const struct wctx *w)
+{
+	const pp_profile_t *p = w->p;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->nnodes; i++)
+		n += p->nodes[i].open != 0;
+	put_u32(o, n);
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		if (!p->nodes[i].open)
+			continue;
+		put_u32(o, i);
+		put_u64(o, p->nodes[i].open);
+	}
+}
+
+static int any_open(const pp_profile_t *p)
+{
+	for (uint32_t i = 0; i < p->nnodes; i++)
+		if (p->nodes[i].open)
+			return 1;
+	return 0;
+}
+
 static void body_cpu(struct out *o, const struct wctx *w)
 {
 	put_u64(o, w->p->cpu_ns);
@@ -262,6 +286,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_SELECT, 0, body_select, w);
 	if (w->p->budget != 0 || w->p->nthrottled)
 		section(o, SEC_THROTTLE, 0, body_throttle, w);
+	if (any_open(w->p))
+		section(o, SEC_OPEN, 0, body_open, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 

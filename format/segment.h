@@ -10,8 +10,9 @@
 #define PP__SHM_MAGIC "PPLIVE\r\n"
 /* Bumped whenever the header or any structure a reader walks (slab, path,
  * segment timing, name record) changes shape. */
-#define PP__SHM_VERSION 4u /* 2: one timing record per node (self time); 3: histogram cells
-			    * (hist.h); 4: service, host, build id */
+#define PP__SHM_VERSION 5u /* 2: one timing record per node (self time); 3: histogram cells
+			    * (hist.h); 4: service, host, build id; 5: cut calls' time
+			    * (burst timing) */
 
 /* DETACHED: /dev/shm could not back the writer's memory; it goes on in
  * private memory and the segment no longer follows it. */

@@ -36,6 +36,15 @@ int pp__parse_timing(const char *s, uint32_t *mode, uint32_t *sample_n)
 		*sample_n = (uint32_t)n;
 		return 0;
 	}
+	/* burst:N, windows holding 1/N of the time; burst alone: 1/16 */
+	if (!strcmp(s, "burst") ||
+	    (!strncmp(s, "burst:", 6) && pp__parse_digits(s + 6, 1, 1000, &n) == 0)) {
+		if (s[5] != ':')
+			n = 16;
+		*mode = n == 1 ? PP_TIMING_ON : PP_TIMING_BURST;
+		*sample_n = (uint32_t)n;
+		return 0;
+	}
 	return -1;
 }
 

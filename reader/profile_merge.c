@@ -201,7 +201,8 @@ static const char *merge_list(pp_ppath_t **dst, uint32_t *n, const pp_ppath_t *s
 			if (pp__map_put(&ids, sp->id, (*n)++) != 0)
 				goto out;
 		}
-		if (add_u64(&dp->count, sp->count) || add_u64(&dp->self, sp->self)) {
+		if (add_u64(&dp->count, sp->count) || add_u64(&dp->self, sp->self) ||
+		    add_u64(&dp->open, sp->open)) {
 			why = "a path's count overflows 64 bits";
 			goto out;
 		}

@@ -203,6 +203,28 @@ static void read_throttle(struct rd *r, pp_profile_t *p)
 	}
 }
 
+/* Section OPEN: (node index, ticks), indices strictly increasing. */
+static void read_open(struct rd *r, pp_profile_t *p, size_t pos)
+{
+	uint32_t n = get_u32(r);
+	if (!fits(r, n, 12, "cut-call times"))
+		return;
+	int64_t last = -1;
+	for (uint32_t i = 0; i < n && !r->failed; i++) {
+		uint32_t at = get_u32(r);
+		uint64_t v = get_u64(r);
+		if (r->failed)
+			return;
+		if (at >= p->nnodes || (int64_t)at <= last || !v) {
+			fail(r, "corrupt section OPEN at byte %zu: entry %u names node %u of %u", pos, i, at,
+			     p->nnodes);
+			return;
+		}
+		last = at;
+		p->nodes[at].open = v;
+	}
+}
+
 static void read_seg(struct rd *r, pp_seg_t *s)
 {
 	s->count = get_u64(r);
@@ -297,6 +319,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_CPU: return "CPU";
 	case SEC_SELECT: return "SELECT";
 	case SEC_THROTTLE: return "THROTTLE";
+	case SEC_OPEN: return "OPEN";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -325,7 +348,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
 	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0, seen_select = 0,
-	    seen_throttle = 0;
+	    seen_throttle = 0, seen_open = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -362,7 +385,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_GATECOST ? &seen_gatecost
 			  : type == SEC_CPU ? &seen_cpu
 			  : type == SEC_SELECT ? &seen_select
-			  : type == SEC_THROTTLE ? &seen_throttle : NULL;
+			  : type == SEC_THROTTLE ? &seen_throttle : type == SEC_OPEN ? &seen_open : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -403,6 +426,11 @@ static int parse(struct rd *r, pp_profile_t *p)
 			if (!seen_names)
 				return fail(r, "corrupt file: section OFFCPU at byte %zu comes before NAMES", pos);
 			read_offcpu(r, p);
+			break;
+		case SEC_OPEN:
+			if (!seen_nodes)
+				return fail(r, "corrupt file: section OPEN at byte %zu comes before NODES", pos);
+			read_open(r, p, pos);
 			break;
 		case SEC_THROTTLE:
 			if (!seen_names)

@@ -421,6 +421,7 @@ static int add_raw(walk_t *w, const pp_profile_t *raw, pp_ppath_t **list, uint32
 	if (!g)
 		return 0;
 	p->self = __atomic_load_n(&g->self, __ATOMIC_RELAXED);
+	p->open = __atomic_load_n(&g->open, __ATOMIC_RELAXED);
 	return seg_read(w, &p->incl, g);
 }
 

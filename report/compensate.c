@@ -9,7 +9,10 @@
  * time what its whole subtree's self times lost, so the identity the
  * report rests on holds to the tick: the compensated self times add up to
  * each root's compensated inclusive time. A node's histogram, min and max
- * move down by its mean cost per call (its per-call spread is not known). The tool applies this when it reads a profile unless --raw;
+ * move down by its mean cost per call (its per-call spread is not known).
+ * Under burst timing a node's inclusive time is also in its cut calls
+ * (open): the loss splits between the two as their measured times do.
+ * The tool applies this when it reads a profile unless --raw;
  * files keep the measured times. */
 #include <stdlib.h>
 
@@ -105,8 +108,14 @@ int pp__profile_compensate(pp_profile_t *p)
 			below[parent[i]] += below[i];
 			costs[parent[i]] += costs[i];
 		}
+		/* burst timing: the subtree's loss splits between the whole calls
+		 * and the cut ones (open) as their raw times do */
+		double whole = q->open ? (double)q->incl.sum / ((double)q->incl.sum + (double)q->open) : 1;
+		uint64_t rm_whole = (uint64_t)(below[i] * whole + 0.5);
+		uint64_t rm_open = (uint64_t)(below[i] + 0.5) - rm_whole;
+		q->open = q->open > rm_open ? q->open - rm_open : 0;
 		if (q->incl.count)
-			shift_seg(&q->incl, (uint64_t)below[i], costs[i] / (double)q->incl.count);
+			shift_seg(&q->incl, rm_whole, costs[i] * whole / (double)q->incl.count);
 	}
 	p->compensated = 1;
 	p->gate_removed = removed;

@@ -12,7 +12,7 @@
 double diff_time_ns(const pp_profile_t *p, uint64_t id)
 {
 	const pp_pnode_t *n = pp__profile_node(p, id);
-	return n ? pp__ticks_ns(p, n->incl.sum) : 0;
+	return n ? pp__ticks_ns(p, n->incl.sum + n->open) : 0;
 }
 
 static double timed_calls(const pp_profile_t *p, uint64_t id)

@@ -2,7 +2,8 @@
  * go?" in one screen (gprof's flat profile, `pprof -top`). A function's
  * self time is the sum of its nodes' self times over every calling context;
  * its inclusive time sums the contexts where it is not already open further
- * up (recursion is counted once); calls are its nodes' timed calls. Times
+ * up (recursion is counted once; under burst timing, with the parts of
+ * calls a window cut); calls are its nodes' whole timed calls. Times
  * are whatever the profile holds: compensated unless --raw. Sorted by self
  * time, then inclusive time, then name. */
 #include <stdlib.h>
@@ -29,7 +30,8 @@ pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n)
 		return NULL;
 	for (uint32_t i = 0; i < p->nnodes; i++) {
 		const pp_pnode_t *q = &p->nodes[i];
-		if (!q->depth || !q->incl.count || q->names[q->depth - 1] >= p->nnames)
+		/* a node seen only in cut calls (burst timing) has time, no call */
+		if (!q->depth || (!q->incl.count && !q->open) || q->names[q->depth - 1] >= p->nnames)
 			continue;
 		uint32_t f = q->names[q->depth - 1];
 		int nested = 0;
@@ -38,11 +40,11 @@ pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n)
 		all[f].self += q->self;
 		all[f].calls += q->incl.count;
 		if (!nested)
-			all[f].incl += q->incl.sum;
+			all[f].incl += pp__report_node_time(q);
 	}
 	size_t k = 0;
 	for (uint32_t f = 0; f < p->nnames; f++)
-		if (all[f].calls) {
+		if (all[f].calls || all[f].incl || all[f].self) {
 			all[k] = all[f];
 			all[k++].name = f;
 		}

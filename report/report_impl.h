@@ -37,6 +37,13 @@ uint64_t pp__report_ns(const pp_profile_t *p, uint64_t ticks);
 
 uint64_t pp__report_sat_add(uint64_t a, uint64_t b);
 
+/* A node's inclusive time in ticks: its whole calls' and, under burst
+ * timing, the parts of calls its windows cut (pp_ppath_t.open). */
+static inline uint64_t pp__report_node_time(const pp_pnode_t *n)
+{
+	return pp__report_sat_add(n->incl.sum, n->open);
+}
+
 /* Length of the well-formed UTF-8 sequence at s, 0 when s starts an
  * ill-formed one. */
 /* Text of a name: valid UTF-8 as it is, control and ill-formed bytes as '?'

@@ -155,6 +155,7 @@ const char *pp__report_timing_word(uint32_t t)
 	case PP_TIMING_OFF: return "off";
 	case PP_TIMING_ON: return "on";
 	case PP_TIMING_SAMPLE: return "sample";
+	case PP_TIMING_BURST: return "burst";
 	default: return "unknown";
 	}
 }

@@ -231,6 +231,9 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 		fputs("  tick rate  unknown (times in ticks)\n", out);
 	if (p->timing == PP_TIMING_SAMPLE)
 		fprintf(out, "  timing     sample (one event in %u timed; counts exact)\n", p->sample_n);
+	else if (p->timing == PP_TIMING_BURST)
+		fprintf(out, "  timing     burst (windows holding 1/%u of each thread's run timed; times are "
+			"the windows'; counts exact)\n", p->sample_n);
 	else
 		fprintf(out, "  timing     %s\n", pp__report_timing_word(p->timing));
 	if (p->end_ns > p->start_ns)

@@ -74,7 +74,7 @@ long pp__report_tree(const pp_profile_t *p, const pp__row_t *rows, size_t n, pp_
 				.count = pa->count,
 				.leaves = d + 1 == pa->depth ? pa->count : 0,
 				.calls = node ? node->incl.count : 0,
-				.time = node ? node->incl.sum : 0,
+				.time = node ? pp__report_node_time(node) : 0,
 				.self = node ? node->self : 0,
 				.timed = node != NULL,
 			};

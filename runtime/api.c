@@ -5,6 +5,7 @@
 #include <pathprof/live.h>
 #include <pathprof/pathprof.h>
 #include <pathprof/trace.h>
+#include "gate_window.h"
 #include "runtime.h"
 #include "select.h"
 #include "shm.h"
@@ -33,7 +34,10 @@ void pp_disable_exit_dump(void)
 int pp_set_timing(enum pp_timing mode, unsigned sample_n)
 {
 	pp__init();
-	return pp__set_timing(mode, sample_n);
+	int rc = pp__set_timing(mode, sample_n);
+	if (rc == 0)
+		pp__burst_start(); /* the pacer, when the mode is burst */
+	return rc;
 }
 
 int pp_trace_open(const char *path)

@@ -18,6 +18,7 @@
 
 #include "map.h"
 #include "profile.h"
+#include "gate_window.h"
 #include "runtime.h"
 #include "select.h"
 #include "slab.h"
@@ -118,10 +119,10 @@ static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 	return pp__seg_from_dense(dst, n, g->sum, min, max, dense);
 }
 
-/* Add (names of keys, count, self, incl) to list l, merging by stable id;
+/* Add (names of keys, count, self, open, incl) to list l, merging by stable id;
  * incl is taken over (zeroed in the caller's hands). */
 static int add_entry(collect_t *c, clist_t *l, int fe, const uint64_t *keys, uint32_t depth,
-		     uint64_t count, uint64_t self, pp_seg_t *incl)
+		     uint64_t count, uint64_t self, uint64_t open, pp_seg_t *incl)
 {
 	pp_profile_t *p = c->p;
 	uint32_t *names = malloc(depth * sizeof *names);
@@ -147,6 +148,7 @@ static int add_entry(collect_t *c, clist_t *l, int fe, const uint64_t *keys, uin
 		}
 		q->count += count;
 		q->self += self;
+		q->open += open;
 		rc = pp__seg_merge(&q->incl, incl);
 		goto out;
 	}
@@ -160,7 +162,7 @@ static int add_entry(collect_t *c, clist_t *l, int fe, const uint64_t *keys, uin
 	}
 	if (pp__map_put(&l->ids, id, *l->n) != 0)
 		goto out;
-	(*l->items)[(*l->n)++] = (pp_ppath_t){id, count, depth, names, self, *incl};
+	(*l->items)[(*l->n)++] = (pp_ppath_t){id, count, depth, names, self, *incl, open};
 	memset(incl, 0, sizeof *incl);
 	names = NULL;
 	rc = 0;
@@ -177,9 +179,10 @@ static int add_record(collect_t *c, int fe, const pp__path_t *rp)
 	pp_seg_t none = {0}, incl = {0};
 	int rc = 0;
 	if (rp->count)
-		rc = add_entry(c, &c->paths, fe, rp->keys, rp->depth, rp->count, 0, &none);
-	if (rc == 0 && g && (rc = seg_snapshot(&incl, g)) == 0 && incl.count)
-		rc = add_entry(c, &c->nodes, fe, rp->keys, rp->depth, 0, g->self, &incl);
+		rc = add_entry(c, &c->paths, fe, rp->keys, rp->depth, rp->count, 0, 0, &none);
+	/* a node seen only in cut calls (burst timing) has time and no call */
+	if (rc == 0 && g && (rc = seg_snapshot(&incl, g)) == 0 && (incl.count || g->self || g->open))
+		rc = add_entry(c, &c->nodes, fe, rp->keys, rp->depth, 0, g->self, g->open, &incl);
 	pp__seg_free(&incl);
 	return rc;
 }
@@ -464,6 +467,7 @@ static void exit_dump(void)
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
 		pp__trace_freeze();
 		pp__throttle_stop();
+		pp__burst_stop();
 		pp__select_report();
 		pp__gate_cost_measure();
 		/* Nobody asked for this file by name: say where it went and how
@@ -473,7 +477,8 @@ static void exit_dump(void)
 			pp__warn("profile written to %s (timing %s; PATHPROF_OUT=FILE names it, "
 				 "PATHPROF_TIMING=on times it, 'pathprof run' does both)",
 				 claimed, pp__mode.timing == PP_TIMING_ON ? "on"
-					  : pp__mode.timing == PP_TIMING_SAMPLE ? "sampled" : "off");
+					  : pp__mode.timing == PP_TIMING_SAMPLE ? "sampled"
+					  : pp__mode.timing == PP_TIMING_BURST ? "in bursts" : "off");
 	}
 }
 

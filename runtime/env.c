@@ -41,7 +41,7 @@ void pp__env_load(void)
 		if (pp__parse_timing(s, &mode, &n) == 0)
 			pp__set_timing(mode, n);
 		else
-			pp__warn("PATHPROF_TIMING=%s: expected off, on or sample:N (N >= 1); using off", s);
+			pp__warn("PATHPROF_TIMING=%s: expected off, on, sample:N (N >= 1) or burst[:N] (1 <= N <= 1000); using off", s);
 	}
 	s = getenv("PATHPROF_OUT");
 	if (s && *s) {
@@ -52,8 +52,15 @@ void pp__env_load(void)
 			strcpy(pp__g.out, s);
 	}
 	s = getenv("PATHPROF_TRACE");
-	if (s && *s)
+	if (s && *s) {
+		/* a trace replays whole events, timed or not; a window cuts them */
+		if (pp__mode.timing == PP_TIMING_BURST) {
+			pp__warn("PATHPROF_TIMING=burst: a trace (PATHPROF_TRACE) records whole events; "
+				 "timing off");
+			pp__set_timing(PP_TIMING_OFF, 0);
+		}
 		pp__trace_arm(s);
+	}
 	s = getenv("PATHPROF_CRASH");
 	pp__g.crash_dump = 1;
 	if (s && *s) {

@@ -39,6 +39,8 @@ static inline void pp__finish_pop(pp__tls_t *t, uint32_t v)
 static inline uint32_t pp__decide_timing(pp__tls_t *t)
 {
 	uint32_t m = pp__mode.timing;
+	if (m == PP_TIMING_BURST)
+		return t->wend != 0; /* inside a window (gate_window.c) */
 	if (m != PP_TIMING_SAMPLE)
 		return m == PP_TIMING_ON;
 	if (t->countdown > 1) {
@@ -72,6 +74,9 @@ void pp__leave_checked(pp__tls_t *t, uint64_t key, int checked, uint64_t now);
 
 /* gate_timed.c */
 PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now);
+
+/* The node's timing record, allocated at first use; NULL without memory. */
+pp__segrt_t *pp__node_timing(pp__tls_t *t, pp__path_t *p);
 
 /* gate_node.c */
 PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d);

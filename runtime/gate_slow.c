@@ -8,6 +8,7 @@
 
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#include "gate_window.h"
 #include "recorder.h"
 
 /* The selections' say at the entry of key on a live thread (select.c): 1
@@ -42,7 +43,7 @@ static int select_entry(pp__tls_t *t, int fe, uint64_t key)
  * line only for its key's class can do what the inline gate would. */
 static inline int only_selecting(const pp__tls_t *t, uint32_t v)
 {
-	return t->state == PP__ST_LIVE && !t->trace && !t->timing_now && !t->excess &&
+	return t->state == PP__ST_LIVE && !t->trace && !t->timing_now && !t->excess && !t->wreq &&
 	       v < pp__config.depth * PP__FRAME_BYTES;
 }
 
@@ -81,6 +82,8 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
 		if (t->trace && pp__trace_stopped())
 			pp__gate_untrace(t);
+		if (__atomic_load_n(&t->wreq, __ATOMIC_ACQUIRE))
+			pp__window_open(t);
 		int sel = PP_UNLIKELY(pp__selecting) ? select_entry(t, fe, key) : 0;
 		uint64_t e0 = t->slab->events;
 		if (sel == 1) {
@@ -163,6 +166,8 @@ void pp__leave_slow(uint64_t key, int fe)
 static void leave_rare(pp__tls_t *t, uint64_t key, int fe)
 {
 	if (PP_LIKELY(t->state == PP__ST_LIVE)) {
+		if (__atomic_load_n(&t->wreq, __ATOMIC_ACQUIRE))
+			pp__window_open(t);
 		uint64_t now = PP__TIMING && t->timing_now ? pp_ticks() : 0;
 		int saved = errno;
 		if (t->trace && pp__trace_stopped())

@@ -14,6 +14,7 @@
 
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#include "gate_window.h"
 
 void pp__event_timing(pp__tls_t *t, pp__frame_t *f)
 {
@@ -59,6 +60,12 @@ static PP_COLD pp__segrt_t *new_timing(pp__slab_t *s, pp__path_t *p)
 	return g;
 }
 
+pp__segrt_t *pp__node_timing(pp__tls_t *t, pp__path_t *p)
+{
+	pp__segrt_t *g = (pp__segrt_t *)p->seg;
+	return g ? g : new_timing(pp__slab_of(t), p);
+}
+
 /* One timed exit into its node (the cell, its row, sum, self, min, max). 0,
  * or -1 when there was no memory for it. */
 static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl,
@@ -92,6 +99,18 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
  * unsigned value. */
 PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 {
+	if (now >= t->wend - 1) {
+		/* past the burst window's end: close it, then leave untimed */
+		pp__window_close(t);
+		pp__pop(t, v);
+		return;
+	}
+	if (PP__DS_FRAME(t, v)->kids & PP__KIDS_CUT) {
+		/* open when the window opened: its time so far, no whole call */
+		pp__window_cut_exit(t, v, now);
+		pp__pop(t, v);
+		return;
+	}
 	uint32_t d = PP__DS_DEPTH(v);
 	pp__frame_t *f = PP__DS_FRAME(t, v);
 	uint64_t incl = now > f->t ? now - f->t : 0;
@@ -116,7 +135,7 @@ PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 			s->drops_time++;
 	}
 	pp__finish_pop(t, v);
-	if (root) {
+	if (root && !t->wend) {
 		t->timing_now = 0;
 		pp__set_limits(t);
 	}
@@ -140,7 +159,7 @@ void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 	if (PP_UNLIKELY(sl->hash != h) || PP_UNLIKELY(!(g = (pp__segrt_t *)(p = sl->path)->seg)))
 		return pp__pop_timed_rare(t, v, now);
 	uint64_t incl = now - f->t, kids = f->kids;
-	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl))
+	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl) || PP_UNLIKELY(now >= t->wend - 1))
 		return pp__pop_timed_rare(t, v, now);
 	uint32_t c = pp__hist_cell(incl);
 	uint32_t ref = g->rows[c / PP_HIST_SUB];
@@ -161,6 +180,8 @@ void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 		f[-1].kids += incl;
 		return;
 	}
+	if (t->wend)
+		return; /* a burst window goes on into the next event */
 	t->timing_now = 0; /* the event's root: the timed event ends */
 	pp__set_limits(t);
 }

@@ -308,6 +308,9 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	}
 	pthread_setspecific(exit_key, s);
 	pp__slab_attach(t, s);
+	pthread_mutex_lock(&slab_lock);
+	s->owner = t;
+	pthread_mutex_unlock(&slab_lock);
 	t->countdown = pp__mode.sample_n;
 	t->timing_now = 0;
 	return 0;
@@ -322,6 +325,7 @@ static void thread_exit(void *arg)
 	pp__gate_dead(&pp__tls);
 	pthread_mutex_lock(&slab_lock);
 	s->live = 0;
+	s->owner = NULL;
 	s->next_free = free_slabs;
 	free_slabs = s;
 	pthread_mutex_unlock(&slab_lock);
@@ -335,6 +339,15 @@ void pp__slab_attach(pp__tls_t *t, pp__slab_t *s)
 	t->mask = s->mask;
 	t->hash = PP__SEED;
 	t->dstate = 0;
+}
+
+void pp__slab_for_each_owner(void (*fn)(pp__tls_t *t))
+{
+	pthread_mutex_lock(&slab_lock);
+	for (pp__slab_t *s = all_slabs; s; s = s->next_all)
+		if (s->owner)
+			fn(s->owner);
+	pthread_mutex_unlock(&slab_lock);
 }
 
 pp__slab_t *pp__slab_scratch(uint64_t paths)
@@ -364,7 +377,7 @@ uint64_t pp__threads_seen(void)
 
 static void seg_zero(pp__segrt_t *g)
 {
-	g->sum = g->max = g->self = 0;
+	g->sum = g->max = g->self = g->open = 0;
 	g->min = UINT64_MAX;
 	for (uint32_t r = 0; r < PP__CELL_ROWS; r++)
 		if (g->rows[r])

@@ -23,6 +23,7 @@
 typedef struct pp__segrt {
 	uint64_t sum, min, max;
 	uint64_t self; /* inclusive minus the gated children's inclusive */
+	uint64_t open; /* burst timing: inclusive time of calls a window cut (gate_window.c) */
 	uint32_t rows[PP__CELL_ROWS];
 } pp__segrt_t;
 
@@ -43,6 +44,7 @@ typedef struct pp__slab_priv {
 	struct pp__slab_priv *next_all;
 	struct pp__slab_priv *next_free;
 	uint32_t live;
+	pp__tls_t *owner; /* the live thread's gate state (NULL when none), under slab_lock */
 	uint32_t uses; /* threads that have owned this slab */
 	pp__slot_t *table;
 	uint64_t mask;
@@ -125,6 +127,9 @@ pp__slab_t *pp__slab_scratch(uint64_t paths);
 
 /* Point thread state t at slab s, at depth 0 with no event open. */
 void pp__slab_attach(pp__tls_t *t, pp__slab_t *s);
+/* fn(t) for every live thread's gate state, under the registry lock (a
+ * thread cannot exit meanwhile): the burst pacer's requests (burst.c). */
+void pp__slab_for_each_owner(void (*fn)(pp__tls_t *t));
 
 /* Zero every count and histogram in every slab. */
 void pp__slab_reset_all(void);

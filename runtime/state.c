@@ -9,13 +9,14 @@ pp__global_t pp__g;
 
 int pp__set_timing(enum pp_timing mode, unsigned sample_n)
 {
-	if (mode == PP_TIMING_SAMPLE && sample_n == 0)
+	int every_n = mode == PP_TIMING_SAMPLE || mode == PP_TIMING_BURST;
+	if (every_n && (sample_n == 0 || (mode == PP_TIMING_BURST && sample_n > 1000)))
 		return -1;
-	if (mode != PP_TIMING_OFF && mode != PP_TIMING_ON && mode != PP_TIMING_SAMPLE)
+	if (mode != PP_TIMING_OFF && mode != PP_TIMING_ON && !every_n)
 		return -1;
-	if (mode == PP_TIMING_SAMPLE && sample_n == 1)
+	if (every_n && sample_n == 1)
 		mode = PP_TIMING_ON;
-	if (mode == PP_TIMING_SAMPLE)
+	else if (every_n)
 		__atomic_store_n(&pp__mode.sample_n, sample_n, __ATOMIC_RELAXED);
 	__atomic_store_n(&pp__mode.timing, (uint32_t)mode, __ATOMIC_RELAXED);
 	return 0;

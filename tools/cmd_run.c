@@ -46,7 +46,9 @@ static const char help_text[] =
 	"  --out FILE        where the program writes its profile (PATHPROF_OUT;\n"
 	"                    default: $PATHPROF_OUT, else PROGRAM.pathprof here);\n"
 	"                    kept after the run for 'pathprof report'\n"
-	"  --timing MODE     'on' (default), 'off' or 'sample:N' (PATHPROF_TIMING)\n"
+	"  --timing MODE     'on' (default), 'off', 'sample:N' (one event in N) or\n"
+	"                    'burst[:N]' (windows of 1/N of the run, any program;\n"
+	"                    N = 16 by default) (PATHPROF_TIMING)\n"
 	"  --xray LIST       XRay builds: arm 'all' or the functions the glob list\n"
 	"                    LIST selects before main (PATHPROF_XRAY; default: all)\n"
 	"  --root LIST       entering a function LIST selects starts an event, as\n"
@@ -380,8 +382,8 @@ int cmd_run(int argc, char **argv)
 		case OPT_TIMING: {
 			uint32_t mode, n;
 			if (pp__parse_timing(optarg, &mode, &n) != 0) {
-				cli_error("run: --timing: '%s' is not 'on', 'off' or 'sample:N' (0 < N < "
-					  "2147483648)", optarg);
+				cli_error("run: --timing: '%s' is not 'on', 'off', 'sample:N' (0 < N < "
+					  "2147483648) or 'burst[:N]' (0 < N <= 1000)", optarg);
 				return CLI_USAGE;
 			}
 			timing = optarg;

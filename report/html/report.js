@@ -217,7 +217,7 @@
 						children: new Map(), count: 0, weight: 0, through: [], info: info,
 						rate: p.rate, runs: p.runs,
 						calls: info ? info.calls / p.runs : 0,
-						time: info ? nsAt(p.rate, info.incl.sum_ticks) / p.runs : 0,
+						time: info ? nsAt(p.rate, info.incl.sum_ticks + (info.open_ticks || 0)) / p.runs : 0,
 						self: info ? nsAt(p.rate, info.self_ticks) / p.runs : 0 };
 					if (byTime) {
 						child.weight = child.time;

@@ -15,12 +15,14 @@
 #include "runtime.h"
 #include "slab.h"
 #include "throttle.h"
+#include "gate_window.h"
 
 static PP_NOINSTR void thread_start(pp__tls_t *t)
 {
 	pp__crash_thread(&((pp__slab_t *)t->slab)->altstack);
 	pp__hook_exit();
 	pp__throttle_start();
+	pp__burst_start();
 }
 
 static void start(void)

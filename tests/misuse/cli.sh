@@ -114,7 +114,7 @@ expect 2 "pathprof: recover: expected one segment name, pid or file (see 'pathpr
 expect 2 "pathprof: report: --top: 'ten' is not a non-negative integer" report --top ten a.pathprof
 expect 2 "pathprof: report: --top: '-1' is not a non-negative integer" report --top=-1 a.pathprof
 expect 2 "pathprof: report: --sort: 'name' is not 'count' or 'time'" report --sort name a.pathprof
-expect 2 "pathprof: run: --timing: 'fast' is not 'on', 'off' or 'sample:N' (0 < N < 2147483648)" \
+expect 2 "pathprof: run: --timing: 'fast' is not 'on', 'off', 'sample:N' (0 < N < 2147483648) or 'burst[:N]' (0 < N <= 1000)" \
 	run --timing=fast -- true
 expect 2 "pathprof: top: --iterations: '-1' is not a non-negative integer" top -n -1 x
 

@@ -96,7 +96,7 @@ done
 
 for val in fast ON 1 -1 sample sample: sample:0 sample:-3 sample:+3 'sample: 3' sample:3x \
 	sample:2147483648 sample:99999999999999999999999 ' on'; do
-	run "pathprof: PATHPROF_TIMING=$val: expected off, on or sample:N (N >= 1); using off" \
+	run "pathprof: PATHPROF_TIMING=$val: expected off, on, sample:N (N >= 1) or burst[:N] (1 <= N <= 1000); using off" \
 		default.paths PATHPROF_TIMING="$val"
 done
 
@@ -135,7 +135,7 @@ run "pathprof: trace $work/no/such/dir/t.trace: cannot create: No such file or d
 	default.paths PATHPROF_TRACE="$work/no/such/dir/t.trace"
 
 # Several bad variables at once: one line each, in a fixed order.
-run "pathprof: PATHPROF_TIMING=x: expected off, on or sample:N (N >= 1); using off
+run "pathprof: PATHPROF_TIMING=x: expected off, on, sample:N (N >= 1) or burst[:N] (1 <= N <= 1000); using off
 pathprof: PATHPROF_DEPTH=x: expected a whole number from 2 to 4096; using 256
 pathprof: PATHPROF_SHM_KEEP=x: expected 0 or 1; using 0" default.paths \
 	PATHPROF_SHM_KEEP=x PATHPROF_DEPTH=x PATHPROF_TIMING=x

@@ -68,7 +68,7 @@ expect "missing program" 127 $? err "pathprof: run: cannot run './no-such-progra
 expect "program without pathprof" 5 $? err "pathprof: run: 'sh' wrote no profile to plain.pathprof: was it built with a pathprof injector (pathprof-cc --via=..., docs/guides/getting-started-cyg.md) and did any gate run?"
 
 "$pathprof" run --timing fast -- ./status 0 >out 2>err
-expect "bad --timing" 2 $? err "pathprof: run: --timing: 'fast' is not 'on', 'off' or 'sample:N' (0 < N < 2147483648)"
+expect "bad --timing" 2 $? err "pathprof: run: --timing: 'fast' is not 'on', 'off', 'sample:N' (0 < N < 2147483648) or 'burst[:N]' (0 < N <= 1000)"
 "$pathprof" run --format pdf -- ./status 0 >out 2>err
 expect "bad --format" 2 $? err "pathprof: run: --format: 'pdf' is not 'text', 'json', 'paths', 'folded', 'dot', 'html', 'pprof', 'waitfor' or 'flat'"
 "$pathprof" run >out 2>err

@@ -38,7 +38,9 @@ enum pp_frontend {
 #define PP__SEED 0ull
 
 /* Timing modes (run time). */
-enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2 };
+/* BURST: windows of time, a 1/sample_n share of each thread's run at
+ * random, during which every gate is timed (runtime/gate_window.c). */
+enum pp_timing { PP_TIMING_OFF = 0, PP_TIMING_ON = 1, PP_TIMING_SAMPLE = 2, PP_TIMING_BURST = 3 };
 
 /* One open gate. The untimed gate writes the first four words and reads
  * hash_before and key back at its exit; t and kids are written only in timed
@@ -89,7 +91,7 @@ typedef struct pp__slot {
  * one of them changes. The thread state's symbol carries it, so an object
  * compiled against another version's headers fails to link ("undefined
  * reference to pp__tls_abi3") instead of running silently wrong (#27). */
-#define PP_ABI 4
+#define PP_ABI 5
 #define PP__ABI_SYM2(v) pp__tls_abi##v
 #define PP__ABI_SYM(v) PP__ABI_SYM2(v)
 #define pp__tls PP__ABI_SYM(PP_ABI)
@@ -113,6 +115,15 @@ typedef struct pp__tls {
 	uint32_t state;      /* internal: registration state */
 	struct pp__trace_buf *trace; /* recording this thread (PATHPROF_TRACE); limit stays 0 */
 	uint64_t excess_sp;  /* frame address of the outermost skipped frame */
+	/* Burst timing (runtime/gate_window.c): the pacer thread sets wstart
+	 * (at the first request not yet taken), adds to wlen, sets wreq and
+	 * zeroes limit and elimit, so the next gate opens a
+	 * window; wend is when the open window ends (0: none, so that a state
+	 * zeroed anywhere has none), which the timed exit compares with its
+	 * clock as now >= wend - 1. */
+	uint32_t wreq;
+	uint64_t wstart, wend;
+	uint64_t wlen; /* the window's length: the requests' shares since it was last taken */
 } pp__tls_t;
 
 /* Shared by all threads, written only by pp_set_timing(). */

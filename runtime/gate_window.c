@@ -1,0 +1,97 @@
+/* Burst timing (PATHPROF_TIMING=burst:N, #30): timing that works on a
+ * program with one event (a parser, a batch job), where sample:N, which
+ * decides per event, times all or nothing. A pacer thread (burst.c) picks,
+ * for every thread, a window of time at random in each period: a 1/N
+ * share of the thread's run. Inside a window every gate is timed as in a
+ * timed event; outside it the gates count only. Counts stay exact.
+ *
+ * A window cuts the calls open across its edges. When it opens, at the
+ * first gate after the pacer's request, the frames already open are given
+ * the request's time as their start and a mark in their children's total
+ * (PP__KIDS_CUT), so their exits go out of line; when it ends (the first
+ * timed exit past its end), every open frame's time up to the end is
+ * taken. A cut call adds its share of the window to its node's self time
+ * and to its `open` time (inclusive time of calls seen in part), never to
+ * its calls, histogram or inclusive sum: those describe whole calls only,
+ * which ran inside one window. So a node's self time is the time the
+ * windows saw the thread in it, whatever the shape of the program, and the
+ * self times of all nodes add up to the windows' time exactly. */
+#include <pathprof/pathprof.h>
+#include "gate_impl.h"
+#include "gate_window.h"
+
+/* Add a cut call's share of the window to the node of frame i (0-based)
+ * of the open stack: incl, of which self is the frame's own. */
+static void add_cut(pp__tls_t *t, uint32_t i, uint64_t incl, uint64_t self)
+{
+	uint32_t d = pp__depth_of(t);
+	uint64_t h = t->hash;
+	/* the node of frame i is named by the hash after its push */
+	t->hash = i + 1 < d ? t->stack[i + 1].hash_before : h;
+	pp__path_t *p = pp__node_get(t, i);
+	t->hash = h;
+	pp__segrt_t *g = p ? pp__node_timing(t, p) : NULL;
+	if (!g) {
+		pp__slab_of(t)->drops_time++;
+		return;
+	}
+	g->self += self;
+	g->open += incl;
+}
+
+void pp__window_open(pp__tls_t *t)
+{
+	if (t->wend)
+		return; /* a window is open: the request waits for its end */
+	__atomic_store_n(&t->wreq, 0, __ATOMIC_RELAXED);
+	uint64_t start = __atomic_load_n(&t->wstart, __ATOMIC_RELAXED);
+	uint64_t len = __atomic_exchange_n(&t->wlen, 0, __ATOMIC_ACQ_REL);
+	if (pp__mode.timing != PP_TIMING_BURST || t->timing_now || t->trace || t->excess) {
+		pp__set_limits(t); /* the request zeroed them */
+		return;
+	}
+	uint64_t now = pp_ticks();
+	if (start > now)
+		start = now;
+	uint32_t d = pp__depth_of(t);
+	for (uint32_t i = 0; i < d; i++) {
+		t->stack[i].t = start;
+		t->stack[i].kids = PP__KIDS_CUT;
+	}
+	t->wend = start + len;
+	t->timing_now = 1;
+	pp__set_limits(t);
+	if (now >= t->wend - 1)
+		pp__window_close(t);
+}
+
+void pp__window_close(pp__tls_t *t)
+{
+	uint64_t end = t->wend;
+	uint32_t d = pp__depth_of(t);
+	for (uint32_t i = d; i-- > 0;) {
+		pp__frame_t *f = t->stack + i;
+		uint64_t incl = end > f->t ? end - f->t : 0;
+		uint64_t kids = f->kids & ~PP__KIDS_CUT;
+		add_cut(t, i, incl, incl > kids ? incl - kids : 0);
+		if (i > 0)
+			f[-1].kids += incl;
+	}
+	t->wend = 0;
+	t->timing_now = 0;
+	/* a request made during the window starts its own where this one ends
+	 * (the pacer leaves wstart alone while a request waits) */
+	if (__atomic_load_n(&t->wreq, __ATOMIC_ACQUIRE) && __atomic_load_n(&t->wstart, __ATOMIC_RELAXED) < end)
+		__atomic_store_n(&t->wstart, end, __ATOMIC_RELAXED);
+	pp__set_limits(t);
+}
+
+void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)
+{
+	pp__frame_t *f = PP__DS_FRAME(t, v);
+	uint64_t incl = now > f->t ? now - f->t : 0;
+	uint64_t kids = f->kids & ~PP__KIDS_CUT;
+	add_cut(t, PP__DS_DEPTH(v), incl, incl > kids ? incl - kids : 0);
+	if (PP__DS_DEPTH(v) > 0)
+		f[-1].kids += incl;
+}

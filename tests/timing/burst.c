@@ -1,0 +1,93 @@
+/* A program with one event whose time split is known, for burst timing
+ * (tests/timing/burst.sh): main runs ROUNDS rounds; each spins 60 us in
+ * main itself, calls work() three times (30 us each, a leaf step() inside
+ * of 10 us) and rest() once (40 us). Spins read the clock, so the split
+ * holds whatever the gates cost: of every round's 190 us, main's own 60,
+ * work's own 60 and step's 30, rest's 40. A second thread runs the same
+ * rounds when asked, so windows are checked on both. usage: burst ROUNDS
+ * [THREADS] */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#ifdef PATHPROF_RAII
+#include <pathprof/gate.h>
+#include <pathprof/raii.h>
+#define G(name) PP_GATE(name)
+#else
+#define G(name)
+#endif
+
+/* the clock and the spin are no gates in any build */
+#if defined(__clang__)
+#define NOGATE __attribute__((no_instrument_function, xray_never_instrument))
+#else
+#define NOGATE __attribute__((no_instrument_function))
+#endif
+
+NOGATE static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+NOGATE __attribute__((noinline)) static void spin(uint64_t ns)
+{
+	uint64_t end = now_ns() + ns;
+	while (now_ns() < end)
+		;
+}
+
+__attribute__((noinline)) void step(void)
+{
+	G("step");
+	spin(10000);
+}
+
+__attribute__((noinline)) void work(void)
+{
+	G("work");
+	spin(20000);
+	step();
+}
+
+__attribute__((noinline)) void rest(void)
+{
+	G("rest");
+	spin(40000);
+}
+
+NOGATE static void rounds(int n)
+{
+	for (int r = 0; r < n; r++) {
+		spin(60000);
+		for (int i = 0; i < 3; i++)
+			work();
+		rest();
+	}
+}
+
+static int nrounds;
+
+static void *other(void *arg)
+{
+	G("other");
+	rounds(nrounds);
+	return arg;
+}
+
+int main(int argc, char **argv)
+{
+	G("main");
+	nrounds = argc > 1 ? atoi(argv[1]) : 2000;
+	pthread_t t;
+	int two = argc > 2 && atoi(argv[2]) == 2;
+	if (two && pthread_create(&t, NULL, other, NULL) != 0)
+		return 1;
+	rounds(nrounds);
+	if (two)
+		pthread_join(t, NULL);
+	return 0;
+}

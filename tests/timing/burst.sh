@@ -1,0 +1,81 @@
+#!/bin/sh
+# Burst timing (PATHPROF_TIMING=burst:N) through VIA on tests/timing/burst.c,
+# a program of one event per thread (two threads) whose time split is known
+# from clock-read spins: main's own 31.6 %, work's own 31.6 %, step 15.8 %,
+# rest 21.1 %. Counts equal an untimed run's exactly; the header names the
+# mode; self times add up to the roots' time (whole calls and cut ones) to
+# the tick; the windows hold about 1/N of each thread's run; each
+# function's share of self time is the known one within 4 points; every
+# format reads the profile.
+# usage: burst.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
+set -u
+via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/burst-$1.$$
+mkdir -p "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $via: $*"; exit 1; }
+cd "$work" || exit 1
+def= extra=
+[ "$via" = raii ] && def=-DPATHPROF_RAII
+[ "$via" = plugin ] && extra=--plugin-mode=all
+# step and rest end in a call of the (ungated) spin, which clang makes a
+# tail jump: XRay then ends their frames before it runs
+[ "$via" = xray ] && extra=--xray-no-tail-calls
+[ "$via" = xray ] && export PATHPROF_XRAY=all
+"$wrapper" --via="$via" $extra "$cc" $def -O2 "$src/tests/timing/burst.c" -o prog -lpthread >build.log 2>&1 ||
+	fail "build: $(cat build.log)"
+PATHPROF_TIMING=off PATHPROF_OUT=off.pathprof ./prog 2000 2 || fail "untimed run"
+PATHPROF_TIMING=burst:8 PATHPROF_OUT=b.pathprof ./prog 2000 2 2>err || fail "burst run: $(cat err)"
+[ -s err ] && fail "burst run wrote to stderr: $(cat err)"
+"$pp" report --format paths off.pathprof >off.paths && "$pp" report --format paths b.pathprof >b.paths ||
+	fail "paths"
+cmp -s off.paths b.paths || fail "counts differ from the untimed run: $(diff off.paths b.paths | head -5)"
+"$pp" report b.pathprof >b.txt || fail "text report"
+grep -q "^  timing     burst (windows holding 1/8 of each thread's run timed; times are the windows'; counts exact)$" b.txt ||
+	fail "header: $(grep timing b.txt)"
+"$pp" report --raw --format json b.pathprof >b.json || fail "json"
+python3 - b.json <<'PY' || fail "profile: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+def bad(m):
+    print("  " + m); sys.exit(1)
+if d["timing"] != "burst" or d["sample_n"] != 8: bad("timing %r %r" % (d["timing"], d["sample_n"]))
+nodes = {">".join(n["path"]): n for n in d["nodes"]}
+total_self = sum(n["self_ticks"] for n in d["nodes"])
+roots = [n for n in d["nodes"] if len(n["path"]) == 1]
+total_roots = sum(n["incl"]["sum_ticks"] + n.get("open_ticks", 0) for n in roots)
+if total_self != total_roots:
+    bad("self times add up to %d ticks, the roots' time is %d" % (total_self, total_roots))
+if sorted(r["path"][0] for r in roots) != ["main", "other"]: bad("roots %r" % [r["path"] for r in roots])
+# the windows: about 1/8 of each thread's run (two threads)
+run_ns = d["end_ns"] - d["start_ns"]
+gated = total_self / d["ticks_per_ns"]
+if not run_ns * 2 / 12 < gated < run_ns * 2 / 5:
+    bad("the windows hold %.0f ns of a run of 2 x %d ns" % (gated, run_ns))
+# whole calls: some, never all (the windows are shorter than a round)
+work = nodes["main>work"]["calls"] + nodes["other>work"]["calls"]
+if not 0 < work < 12000: bad("whole calls of work %d" % work)
+self = {}
+for n in d["nodes"]:
+    f = n["path"][-1]
+    f = "main" if f == "other" else f
+    self[f] = self.get(f, 0) + n["self_ticks"]
+want = {"main": 60 / 190, "work": 60 / 190, "step": 30 / 190, "rest": 40 / 190}
+for f, w in want.items():
+    got = self.get(f, 0) / total_self
+    if abs(got - w) > 0.04:
+        bad("%s: %.1f %% of the self time, expected %.1f %%" % (f, 100 * got, 100 * w))
+PY
+for f in flat text html dot pprof folded; do
+	"$pp" report --format "$f" b.pathprof >out.$f 2>err || fail "format $f: $(cat err)"
+done
+grep -q ' main$' out.flat || fail "flat: no main: $(cat out.flat)"
+# a merge of the run with itself keeps the cut calls' time (doubled)
+"$pp" merge -o m.pathprof b.pathprof b.pathprof || fail "merge"
+"$pp" report --raw --format json m.pathprof | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+o = sum(n.get("open_ticks", 0) for n in d["nodes"] if n["path"] == ["main"])
+b = json.load(open("b.json"))
+w = sum(n.get("open_ticks", 0) for n in b["nodes"] if n["path"] == ["main"])
+sys.exit(0 if o == 2 * w and w > 0 else 1)' || fail "merge: cut time not added"
+echo "ok: $via: burst timing: exact counts, self times add up, the known split"
