@@ -106,7 +106,7 @@ static PP_NOINSTR void *measure(void *arg)
 	t->timing_now = 0;
 	/* burst timing: one window that never ends, over the whole measurement */
 	if (pp__mode.timing == PP_TIMING_BURST)
-		t->wend = UINT64_MAX;
+		t->wend = PP__NO_WINDOW - 1;
 	t->state = PP__ST_LIVE;
 	pp__set_limits(t);
 	double best_in = 0, best_self = 0, best_plain = 0;

@@ -40,7 +40,7 @@ static inline uint32_t pp__decide_timing(pp__tls_t *t)
 {
 	uint32_t m = pp__mode.timing;
 	if (m == PP_TIMING_BURST)
-		return t->wend != 0; /* inside a window (gate_window.c) */
+		return t->wend != PP__NO_WINDOW; /* inside a window (gate_window.c) */
 	if (m != PP_TIMING_SAMPLE)
 		return m == PP_TIMING_ON;
 	if (t->countdown > 1) {

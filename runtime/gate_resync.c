@@ -46,7 +46,7 @@ void pp__push_timed(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra
 		timed = 0;
 	}
 	uint64_t hb = t->hash;
-	if (hb == PP__SEED && !given && t->timing_now && !t->wend) {
+	if (hb == PP__SEED && !given && t->timing_now && t->wend == PP__NO_WINDOW) {
 		/* a stale decision: a signal handler's event inside a timed one */
 		t->timing_now = 0;
 		pp__set_limits(t);
@@ -75,7 +75,7 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 		__asm__ volatile("" ::: "memory");
 		t->hash = f->hash_before;
 		pp__slab_of(t)->unmatched++;
-		if (f->hash_before == PP__SEED && t->timing_now && !t->wend) {
+		if (f->hash_before == PP__SEED && t->timing_now && t->wend == PP__NO_WINDOW) {
 			t->timing_now = 0; /* the timed event's root is gone */
 			pp__set_limits(t);
 		}

@@ -99,7 +99,7 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
  * unsigned value. */
 PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 {
-	if (now >= t->wend - 1) {
+	if (now >= t->wend) {
 		/* past the burst window's end: close it, then leave untimed */
 		pp__window_close(t);
 		pp__pop(t, v);
@@ -135,7 +135,7 @@ PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 			s->drops_time++;
 	}
 	pp__finish_pop(t, v);
-	if (root && !t->wend) {
+	if (root && t->wend == PP__NO_WINDOW) {
 		t->timing_now = 0;
 		pp__set_limits(t);
 	}
@@ -159,7 +159,7 @@ void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 	if (PP_UNLIKELY(sl->hash != h) || PP_UNLIKELY(!(g = (pp__segrt_t *)(p = sl->path)->seg)))
 		return pp__pop_timed_rare(t, v, now);
 	uint64_t incl = now - f->t, kids = f->kids;
-	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl) || PP_UNLIKELY(now >= t->wend - 1))
+	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl) || PP_UNLIKELY(now >= t->wend))
 		return pp__pop_timed_rare(t, v, now);
 	uint32_t c = pp__hist_cell(incl);
 	uint32_t ref = g->rows[c / PP_HIST_SUB];
@@ -180,7 +180,7 @@ void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 		f[-1].kids += incl;
 		return;
 	}
-	if (t->wend)
+	if (t->wend != PP__NO_WINDOW)
 		return; /* a burst window goes on into the next event */
 	t->timing_now = 0; /* the event's root: the timed event ends */
 	pp__set_limits(t);

@@ -41,7 +41,7 @@ static void add_cut(pp__tls_t *t, uint32_t i, uint64_t incl, uint64_t self)
 
 void pp__window_open(pp__tls_t *t)
 {
-	if (t->wend)
+	if (t->wend != PP__NO_WINDOW)
 		return; /* a window is open: the request waits for its end */
 	__atomic_store_n(&t->wreq, 0, __ATOMIC_RELAXED);
 	uint64_t start = __atomic_load_n(&t->wstart, __ATOMIC_RELAXED);
@@ -61,7 +61,7 @@ void pp__window_open(pp__tls_t *t)
 	t->wend = start + len;
 	t->timing_now = 1;
 	pp__set_limits(t);
-	if (now >= t->wend - 1)
+	if (now >= t->wend)
 		pp__window_close(t);
 }
 
@@ -77,13 +77,20 @@ void pp__window_close(pp__tls_t *t)
 		if (i > 0)
 			f[-1].kids += incl;
 	}
-	t->wend = 0;
+	t->wend = PP__NO_WINDOW;
 	t->timing_now = 0;
 	/* a request made during the window starts its own where this one ends
 	 * (the pacer leaves wstart alone while a request waits) */
-	if (__atomic_load_n(&t->wreq, __ATOMIC_ACQUIRE) && __atomic_load_n(&t->wstart, __ATOMIC_RELAXED) < end)
+	int waiting = __atomic_load_n(&t->wreq, __ATOMIC_ACQUIRE);
+	if (waiting && __atomic_load_n(&t->wstart, __ATOMIC_RELAXED) < end)
 		__atomic_store_n(&t->wstart, end, __ATOMIC_RELAXED);
 	pp__set_limits(t);
+	/* ... and opens at the next gate: the limits it zeroed were restored
+	 * just now. (Elsewhere a request that lands while the thread sets its
+	 * limits can be undone the same way; it then waits for the pacer's next
+	 * round, which adds its share: the windows keep their 1/N.) */
+	if (waiting)
+		t->limit = t->elimit = 0;
 }
 
 void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)

@@ -339,6 +339,7 @@ void pp__slab_attach(pp__tls_t *t, pp__slab_t *s)
 	t->mask = s->mask;
 	t->hash = PP__SEED;
 	t->dstate = 0;
+	t->wend = PP__NO_WINDOW;
 }
 
 void pp__slab_for_each_owner(void (*fn)(pp__tls_t *t))

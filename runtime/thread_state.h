@@ -27,15 +27,6 @@ static inline void pp__set_limits(pp__tls_t *t)
 	t->limit = rare ? 0 : bound;
 	t->elimit = rare || sel ? 0 : bound;
 	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess && !sel ? bound : 0;
-	/* A burst window's request (burst.c) zeroes the limits from another
-	 * thread: one that came while they were computed must not be undone
-	 * (the fence orders the stores above before the load below, as the
-	 * pacer stores the request before zeroing the limits). */
-	if (pp__mode.timing == PP_TIMING_BURST) {
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&t->wreq, __ATOMIC_ACQUIRE))
-			t->limit = t->elimit = 0;
-	}
 }
 
 /* The thread has no slab any more (it is exiting, or a forked child got

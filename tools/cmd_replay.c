@@ -128,6 +128,7 @@ static pp__tls_t *thread_state(slab_use_t *u, int have_ref, uint64_t ref)
 		t->table = old->table;
 		t->mask = old->mask;
 		t->hash = PP__SEED;
+		t->wend = PP__NO_WINDOW;
 		free(old);
 		u->tls[i] = t;
 		return t;

@@ -59,6 +59,9 @@ typedef struct pp__frame {
 	uint64_t pad[2];
 } pp__frame_t;
 
+/* t->wend when no burst window is open: no clock reaches it. */
+#define PP__NO_WINDOW UINT64_MAX
+
 /* Frames pushed without a stack position (replay, recording, XRay) carry
  * this: above every address, so they are never taken for dead. */
 #define PP__SP_NONE UINT64_MAX
@@ -118,9 +121,9 @@ typedef struct pp__tls {
 	/* Burst timing (runtime/gate_window.c): the pacer thread sets wstart
 	 * (at the first request not yet taken), adds to wlen, sets wreq and
 	 * zeroes limit and elimit, so the next gate opens a
-	 * window; wend is when the open window ends (0: none, so that a state
-	 * zeroed anywhere has none), which the timed exit compares with its
-	 * clock as now >= wend - 1. */
+	 * window; wend is when the open window ends (PP__NO_WINDOW: none;
+	 * pp__slab_attach sets it), which the timed exit compares with its
+	 * clock, a compare with memory. */
 	uint32_t wreq;
 	uint64_t wstart, wend;
 	uint64_t wlen; /* the window's length: the requests' shares since it was last taken */
