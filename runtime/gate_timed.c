@@ -107,8 +107,7 @@ PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	}
 	if (PP__DS_FRAME(t, v)->kids & PP__KIDS_CUT) {
 		/* open when the window opened: its time so far, no whole call */
-		pp__window_cut_exit(t, v, now);
-		pp__pop(t, v);
+		pp__window_cut_exit(t, v, now); /* and pops the frame */
 		return;
 	}
 	uint32_t d = PP__DS_DEPTH(v);

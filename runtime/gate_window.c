@@ -39,6 +39,21 @@ static void add_cut(pp__tls_t *t, uint32_t i, uint64_t incl, uint64_t self)
 	g->open += incl;
 }
 
+/* The runtime's own work at a window's edge (opening it, a cut exit's
+ * node lookup) ran from `from` until now: every open frame starts that
+ * much later and the window ends that much later, so no frame's time
+ * holds it and the window still holds its share. Without this the frames
+ * on top at window edges (those entered often, whatever their own time)
+ * gained that work: +8 % on a 1 % node of bench/tailparse.c at burst:32. */
+static void skip_own_work(pp__tls_t *t, uint64_t from)
+{
+	uint64_t d = pp_ticks() - from;
+	for (uint32_t i = pp__depth_of(t); i-- > 0;)
+		t->stack[i].t += d;
+	if (t->wend != PP__NO_WINDOW)
+		t->wend += d;
+}
+
 void pp__window_open(pp__tls_t *t)
 {
 	if (t->wend != PP__NO_WINDOW)
@@ -63,6 +78,8 @@ void pp__window_open(pp__tls_t *t)
 	pp__set_limits(t);
 	if (now >= t->wend)
 		pp__window_close(t);
+	else
+		skip_own_work(t, now);
 }
 
 void pp__window_close(pp__tls_t *t)
@@ -101,4 +118,6 @@ void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)
 	add_cut(t, PP__DS_DEPTH(v), incl, incl > kids ? incl - kids : 0);
 	if (PP__DS_DEPTH(v) > 0)
 		f[-1].kids += incl;
+	pp__pop(t, v);
+	skip_own_work(t, now);
 }

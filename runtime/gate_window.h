@@ -17,7 +17,8 @@ void pp__window_open(pp__tls_t *t);
 /* Close the open window at its end: the open frames' time up to it goes to
  * their nodes as cut calls. */
 void pp__window_close(pp__tls_t *t);
-/* The exit at state v, at now, of a frame the window found open. */
+/* The exit at state v, at now, of a frame the window found open: its time,
+ * then the pop. */
 void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now);
 
 /* Start the pacer once (the host, at a thread's first gate, when burst
