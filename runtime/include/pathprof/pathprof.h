@@ -58,9 +58,11 @@ PP_EXPORT int pp_dump(const char *path) PP_NOINSTR;
 PP_EXPORT void pp_summary(FILE *out, int n) PP_NOINSTR;
 
 /* Change the timing mode for events that start from now on: PP_TIMING_OFF,
- * PP_TIMING_ON, or PP_TIMING_SAMPLE timing one event in sample_n (counts stay
- * exact). Returns 0, or -1 for a bad argument. Also settable with
- * PATHPROF_TIMING=off|on|sample:N. */
+ * PP_TIMING_ON, PP_TIMING_SAMPLE timing one event in sample_n, or
+ * PP_TIMING_BURST timing windows that hold 1/sample_n of each thread's run
+ * (1 <= sample_n <= 1000; any program, one event or many; counts stay exact
+ * in every mode). Returns 0, or -1 for a bad argument. Also settable with
+ * PATHPROF_TIMING=off|on|sample:N|burst[:N]. */
 PP_EXPORT int pp_set_timing(enum pp_timing mode, unsigned sample_n) PP_NOINSTR;
 
 /* Do not write a profile at exit (pp_dump still works). */
