@@ -75,12 +75,23 @@ static pp__ticker_t ticker = PP__TICKER_INIT(
 	"PATHPROF_TIMING=burst: cannot start the pacing thread; nothing is timed", NULL, burst_round,
 	NULL, WINDOW_NS * 8);
 
+/* A forked child (a pre-forking server's worker) keeps burst timing: its
+ * own pacer. Registered after the ticker's own handler, so it runs after
+ * that one marked the parent's pacer gone. */
+static void after_fork_child(void)
+{
+	last_round = pp_ticks();
+	if (__atomic_load_n(&pp__mode.timing, __ATOMIC_RELAXED) == PP_TIMING_BURST)
+		pp__ticker_restart_in_child(&ticker);
+}
+
 static void spawn(void)
 {
 	ticks_per_ns = pp__clock_ticks_per_ns();
 	last_round = pp_ticks();
 	rng ^= last_round;
-	pp__ticker_start(&ticker);
+	if (pp__ticker_start(&ticker) == 0)
+		pthread_atfork(NULL, NULL, after_fork_child);
 }
 
 void pp__burst_start(void)

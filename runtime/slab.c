@@ -444,6 +444,7 @@ static void fresh_arena_after_fork(void)
 	memcpy(s->frames, fork_frames, nframes * sizeof *fork_frames);
 	s->live = 1;
 	s->uses = 1;
+	s->owner = t;
 	__atomic_store_n(&threads_seen, 1, __ATOMIC_RELAXED);
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
@@ -468,6 +469,7 @@ int pp__slab_after_fork(void)
 		if (s == mine)
 			continue;
 		s->live = 0;
+		s->owner = NULL;
 		s->next_free = free_slabs;
 		free_slabs = s;
 	}

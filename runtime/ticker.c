@@ -45,15 +45,11 @@ static void after_fork_child(void)
 		all[i]->running = 0;
 }
 
-int pp__ticker_start(pp__ticker_t *k)
+/* Its condition variable (fresh: in a forked child the parent's may be
+ * mid-use) and its thread, with every signal blocked (the program's
+ * signals go to the program's threads). */
+static int spawn(pp__ticker_t *k)
 {
-	static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
-	pthread_mutex_lock(&reg);
-	if (nall == 0)
-		pthread_atfork(NULL, NULL, after_fork_child);
-	if (nall < MAX_TICKERS)
-		all[nall++] = k;
-	pthread_mutex_unlock(&reg);
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -70,6 +66,26 @@ int pp__ticker_start(pp__ticker_t *k)
 	}
 	k->running = 1;
 	return 0;
+}
+
+int pp__ticker_start(pp__ticker_t *k)
+{
+	static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&reg);
+	if (nall == 0)
+		pthread_atfork(NULL, NULL, after_fork_child);
+	if (nall < MAX_TICKERS)
+		all[nall++] = k;
+	pthread_mutex_unlock(&reg);
+	return spawn(k);
+}
+
+int pp__ticker_restart_in_child(pp__ticker_t *k)
+{
+	pthread_mutex_init(&k->lock, NULL);
+	k->running = 0;
+	k->stopping = 0;
+	return spawn(k);
 }
 
 void pp__ticker_stop(pp__ticker_t *k)

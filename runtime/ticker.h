@@ -30,6 +30,9 @@ typedef struct pp__ticker {
 int pp__ticker_start(pp__ticker_t *k);
 /* Stop it and wait for its last round; nothing when it is not running. */
 void pp__ticker_stop(pp__ticker_t *k);
+/* In a forked child, where it is not running: start it afresh (its lock
+ * may have been held by a thread the child does not have). */
+int pp__ticker_restart_in_child(pp__ticker_t *k);
 /* Is it running (started, not stopped, not lost in a fork)? */
 int pp__ticker_running(const pp__ticker_t *k);
 

@@ -4,12 +4,16 @@
  * of 10 us) and rest() once (40 us). Spins read the clock, so the split
  * holds whatever the gates cost: of every round's 190 us, main's own 60,
  * work's own 60 and step's 30, rest's 40. A second thread runs the same
- * rounds when asked, so windows are checked on both. usage: burst ROUNDS
- * [THREADS] */
+ * rounds when asked, so windows are checked on both; or the process forks
+ * and a child runs them (a pre-forking server's worker keeps its timing).
+ * usage: burst ROUNDS [2 | fork] */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef PATHPROF_RAII
 #include <pathprof/gate.h>
@@ -84,6 +88,15 @@ int main(int argc, char **argv)
 	nrounds = argc > 1 ? atoi(argv[1]) : 2000;
 	pthread_t t;
 	int two = argc > 2 && atoi(argv[2]) == 2;
+	if (argc > 2 && !strcmp(argv[2], "fork")) {
+		pid_t c = fork();
+		if (c == 0) {
+			rounds(nrounds);
+			exit(0);
+		}
+		int st;
+		return c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st);
+	}
 	if (two && pthread_create(&t, NULL, other, NULL) != 0)
 		return 1;
 	rounds(nrounds);

@@ -65,6 +65,18 @@ for f, w in want.items():
     if abs(got - w) > 0.04:
         bad("%s: %.1f %% of the self time, expected %.1f %%" % (f, 100 * got, 100 * w))
 PY
+# a forked child keeps burst timing: its own pacer, its own windows
+PATHPROF_TIMING=burst:8 PATHPROF_OUT=fork.%p.pathprof ./prog 1000 fork 2>err || fail "fork run: $(cat err)"
+n=0
+for f in fork.*.pathprof; do
+	"$pp" report --raw --format json "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+run = d["end_ns"] - d["start_ns"]
+sys.exit(0 if d["timing"] == "burst" and run / 12 < d["gated_ns"] < run / 5 else 1)' && n=$((n + 1))
+done
+# the parent spent its run waiting in main, cut by every window too
+[ "$n" = 2 ] || fail "fork: $n of the 2 profiles have windows holding about 1/8 of the run: $(ls fork.*)"
 for f in flat text html dot pprof folded; do
 	"$pp" report --format "$f" b.pathprof >out.$f 2>err || fail "format $f: $(cat err)"
 done
