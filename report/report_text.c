@@ -66,6 +66,13 @@ static void node_values(const pp_profile_t *p, const pp_pnode_t *n, char v[NCOLS
 	snprintf(v[COL_MAX], 32, "%.0f", pp__ticks_ns(p, s->max));
 	snprintf(v[COL_SELF], 32, "%.0f", pp__ticks_ns(p, n->self) / calls);
 	snprintf(v[COL_TOTAL], 32, "%.0f", pp__ticks_ns(p, n->self));
+	/* burst timing: a node seen in no whole call has no per-call figure,
+	 * and its self time holds its cut calls' too, so no mean of it */
+	if (!s->count)
+		for (int c = COL_MEAN; c <= COL_MAX; c++)
+			snprintf(v[c], 32, "-");
+	if (n->open || !s->count)
+		snprintf(v[COL_SELF], 32, "-");
 }
 
 /* The stages of a path: the node of each prefix (calls, inclusive time per
