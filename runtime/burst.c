@@ -8,7 +8,13 @@
  * of line and opens the window there; the inline gate itself never tests
  * anything for it. A thread blocked or running without gates meanwhile
  * finds the request at its next gate: the window then holds what the
- * thread did since the request, up to the window's end. */
+ * thread did since the request, up to the window's end.
+ *
+ * The gate reads the limits with plain loads, which cost nothing more; an
+ * atomic or volatile load costs two instructions a gate (bench/gateinstr.sh).
+ * The compiler barrier of every push (pathprof/gate.h) makes each entry
+ * load them afresh, so a loop of inlined gates cannot keep a stale limit in
+ * a register. */
 #include <time.h>
 
 #include <pathprof/gate.h>
