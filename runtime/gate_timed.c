@@ -99,6 +99,10 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
  * unsigned value. */
 PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 {
+	if (PP_UNLIKELY(pp__window_busy) && (now >= t->wend || (PP__DS_FRAME(t, v)->kids & PP__KIDS_CUT))) {
+		pp__pop(t, v); /* a signal handler's gate amid a window's edge */
+		return;
+	}
 	if (now >= t->wend) {
 		/* past the burst window's end: close it, then leave untimed */
 		pp__window_close(t);

@@ -20,14 +20,16 @@
 #include "gate_impl.h"
 #include "gate_window.h"
 
+__thread int pp__window_busy PP_TLS_IE;
+
 /* Add a cut call's share of the window to the node of frame i (0-based)
  * of the open stack: incl, of which self is the frame's own. */
 static void add_cut(pp__tls_t *t, uint32_t i, uint64_t incl, uint64_t self)
 {
-	uint32_t d = pp__depth_of(t);
 	uint64_t h = t->hash;
-	/* the node of frame i is named by the hash after its push */
-	t->hash = i + 1 < d ? t->stack[i + 1].hash_before : h;
+	/* the node of frame i is named by the hash after its push (not the
+	 * next frame's hash_before: that may be a signal handler's event root) */
+	t->hash = pp__mix(t->stack[i].hash_before, t->stack[i].key);
 	pp__path_t *p = pp__node_get(t, i);
 	t->hash = h;
 	pp__segrt_t *g = p ? pp__node_timing(t, p) : NULL;
@@ -54,15 +56,24 @@ static void skip_own_work(pp__tls_t *t, uint64_t from)
 		t->wend += d;
 }
 
+/* Each of the three below marks the thread busy before it reads the
+ * window's state, and re-reads it then: a signal handler's gate that came
+ * between the caller's test and here may have opened or closed the window. */
 void pp__window_open(pp__tls_t *t)
 {
-	if (t->wend != PP__NO_WINDOW)
+	if (pp__window_busy)
+		return; /* a signal handler amid a window's edge: the request waits */
+	pp__window_busy = 1;
+	if (t->wend != PP__NO_WINDOW) {
+		pp__window_busy = 0;
 		return; /* a window is open: the request waits for its end */
+	}
 	__atomic_store_n(&t->wreq, 0, __ATOMIC_RELAXED);
 	uint64_t start = __atomic_load_n(&t->wstart, __ATOMIC_RELAXED);
 	uint64_t len = __atomic_exchange_n(&t->wlen, 0, __ATOMIC_ACQ_REL);
 	if (pp__mode.timing != PP_TIMING_BURST || t->timing_now || t->trace || t->excess) {
 		pp__set_limits(t); /* the request zeroed them */
+		pp__window_busy = 0;
 		return;
 	}
 	uint64_t now = pp_ticks();
@@ -76,15 +87,23 @@ void pp__window_open(pp__tls_t *t)
 	t->wend = start + len;
 	t->timing_now = 1;
 	pp__set_limits(t);
-	if (now >= t->wend)
+	if (now >= t->wend) {
+		pp__window_busy = 0;
 		pp__window_close(t);
-	else
+	} else {
 		skip_own_work(t, now);
+		pp__window_busy = 0;
+	}
 }
 
 void pp__window_close(pp__tls_t *t)
 {
+	pp__window_busy = 1;
 	uint64_t end = t->wend;
+	if (end == PP__NO_WINDOW) {
+		pp__window_busy = 0;
+		return; /* a signal handler's gate closed it */
+	}
 	uint32_t d = pp__depth_of(t);
 	for (uint32_t i = d; i-- > 0;) {
 		pp__frame_t *f = t->stack + i;
@@ -108,11 +127,26 @@ void pp__window_close(pp__tls_t *t)
 	 * round, which adds its share: the windows keep their 1/N.) */
 	if (waiting)
 		t->limit = t->elimit = 0;
+	pp__window_busy = 0;
+}
+
+void pp__signal_window(pp__tls_t *t)
+{
+	/* a window the handler opened holds the interrupted frames too (it
+	 * marked every open frame); one it closed took their time up to its end */
+	t->timing_now = t->wend != PP__NO_WINDOW;
+	pp__set_limits(t);
 }
 
 void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)
 {
 	pp__frame_t *f = PP__DS_FRAME(t, v);
+	pp__window_busy = 1;
+	if (t->wend == PP__NO_WINDOW || !(f->kids & PP__KIDS_CUT)) {
+		pp__pop(t, v); /* a signal handler's gate closed the window */
+		pp__window_busy = 0;
+		return;
+	}
 	uint64_t incl = now > f->t ? now - f->t : 0;
 	uint64_t kids = f->kids & ~PP__KIDS_CUT;
 	add_cut(t, PP__DS_DEPTH(v), incl, incl > kids ? incl - kids : 0);
@@ -120,4 +154,5 @@ void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)
 		f[-1].kids += incl;
 	pp__pop(t, v);
 	skip_own_work(t, now);
+	pp__window_busy = 0;
 }

@@ -11,6 +11,11 @@
  * of line at no cost to the others. */
 #define PP__KIDS_CUT (1ull << 63)
 
+/* Set while a window opens, closes or takes a cut exit: a signal
+ * handler's gate that lands meanwhile leaves the window alone (it counts,
+ * untimed, where it would have taken part), so no frame is taken twice. */
+extern __thread int pp__window_busy PP_TLS_IE;
+
 /* Open a window at the pacer's request (t->wreq set): from the gate that
  * found the request, every gate of the thread is timed until t->wend. */
 void pp__window_open(pp__tls_t *t);

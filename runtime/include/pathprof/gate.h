@@ -279,14 +279,19 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
  * marked); with raii, PP_SIGNAL_SCOPE() as its first statement does both
  * calls. Async-signal-safe once the thread has run a gate. */
 typedef struct pp_signal_state {
-	uint64_t hash, sp, excess_sp;
+	uint64_t hash, sp, excess_sp, wend;
 	uint32_t dstate, limit, elimit, excess, timing_now, tlimit, top;
 } pp_signal_state_t;
+
+/* A burst window opened or closed while the handler ran
+ * (runtime/gate_window.c): the interrupted code is timed from now on as
+ * the window is, not as it was. */
+PP_EXPORT void pp__signal_window(pp__tls_t *t) PP_NOINSTR;
 
 PP_INLINE pp_signal_state_t pp_signal_begin(void)
 {
 	pp__tls_t *t = &pp__tls;
-	pp_signal_state_t s = {t->hash,	  0,	     t->excess_sp,  t->dstate, t->limit,
+	pp_signal_state_t s = {t->hash,	 0,	   t->excess_sp,  t->wend,   t->dstate, t->limit,
 			       t->elimit, t->excess, t->timing_now, t->tlimit, 0};
 	/* The interrupted top frame may be half-pushed or half-popped: hide
 	 * its position, so that a handler on an alternate stack above it does
@@ -317,6 +322,8 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 	if (s->top)
 		PP__DS_FRAME(t, s->dstate)[-1].sp = s->sp;
 	t->hash = s->hash;
+	if (PP_UNLIKELY(t->wend != s->wend))
+		pp__signal_window(t);
 }
 
 #define PP_SIGNAL_SCOPE()                                                                \
