@@ -132,9 +132,9 @@ void pp__window_close(pp__tls_t *t)
 
 void pp__signal_window(pp__tls_t *t)
 {
-	/* a window the handler opened holds the interrupted frames too (it
-	 * marked every open frame); one it closed took their time up to its end */
-	t->timing_now = t->wend != PP__NO_WINDOW;
+	/* a window the handler opened holds the interrupted frames too: it
+	 * marked every open frame */
+	t->timing_now = 1;
 	pp__set_limits(t);
 }
 

@@ -283,9 +283,8 @@ typedef struct pp_signal_state {
 	uint32_t dstate, limit, elimit, excess, timing_now, tlimit, top;
 } pp_signal_state_t;
 
-/* A burst window opened or closed while the handler ran
- * (runtime/gate_window.c): the interrupted code is timed from now on as
- * the window is, not as it was. */
+/* A burst window opened while the handler ran (runtime/gate_window.c) and
+ * is still open: the interrupted code is timed in it from now on. */
 PP_EXPORT void pp__signal_window(pp__tls_t *t) PP_NOINSTR;
 
 PP_INLINE pp_signal_state_t pp_signal_begin(void)
@@ -304,6 +303,11 @@ PP_INLINE pp_signal_state_t pp_signal_begin(void)
 	}
 	t->excess_sp = PP__SP_NONE;
 	t->hash = PP__SEED;
+	/* A burst window open here is held: the handler's gates are timed in
+	 * it but never close it, so the code it interrupted, which may be
+	 * half-way through a timed exit, closes it itself. */
+	if (t->wend != PP__NO_WINDOW)
+		t->wend = PP__NO_WINDOW - 1;
 	__asm__ volatile("" ::: "memory");
 	return s;
 }
@@ -322,7 +326,9 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 	if (s->top)
 		PP__DS_FRAME(t, s->dstate)[-1].sp = s->sp;
 	t->hash = s->hash;
-	if (PP_UNLIKELY(t->wend != s->wend))
+	if (s->wend != PP__NO_WINDOW)
+		t->wend = s->wend;
+	else if (PP_UNLIKELY(t->wend != PP__NO_WINDOW))
 		pp__signal_window(t);
 }
 
