@@ -37,7 +37,7 @@ _pathprof()
 		return ;;
 	--value) COMPREPLY=($(compgen -W "count time leaf" -- "$cur")); return ;;
 	--names) COMPREPLY=($(compgen -W "full short" -- "$cur")); return ;;
-	--timing) COMPREPLY=($(compgen -W "on off sample:" -- "$cur")); return ;;
+	--timing) COMPREPLY=($(compgen -W "on off sample: burst burst:" -- "$cur")); return ;;
 	esac
 	# top: the pids of this user's live profiled processes
 	if [[ $cmd == top && $cur != -* ]]; then
