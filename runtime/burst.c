@@ -9,12 +9,7 @@
  * anything for it. A thread blocked or running without gates meanwhile
  * finds the request at its next gate: the window then holds what the
  * thread did since the request, up to the window's end.
- *
- * The gate reads the limits with plain loads, which cost nothing more; an
- * atomic or volatile load costs two instructions a gate (bench/gateinstr.sh).
- * The compiler barrier of every push (pathprof/gate.h) makes each entry
- * load them afresh, so a loop of inlined gates cannot keep a stale limit in
- * a register. */
+ * How the gate reads the limits it writes: PP__LIMIT in pathprof/state.h. */
 #include <time.h>
 
 #include <pathprof/gate.h>
@@ -46,8 +41,8 @@ static void request(pp__tls_t *t)
 	__atomic_fetch_add(&t->wlen, __atomic_load_n(&window_ticks, __ATOMIC_RELAXED),
 			   __ATOMIC_RELAXED);
 	__atomic_store_n(&t->wreq, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->limit, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->elimit, 0, __ATOMIC_RELAXED);
+	PP__LIMIT_SET(t->limit, 0);
+	PP__LIMIT_SET(t->elimit, 0);
 }
 
 static uint64_t period_ns(void)

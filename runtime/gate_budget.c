@@ -42,7 +42,7 @@ void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	if (t->state == PP__ST_LIVE) {
 		if (stopped(key))
 			return;
-		if (v >= t->elimit && v < t->tlimit && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
+		if (v >= PP__LIMIT(t->elimit) && v < t->tlimit && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
 			pp__push_timed_frame(t, v, key, tfe, sp, ra);
 			return;
 		}

@@ -43,7 +43,8 @@ static int select_entry(pp__tls_t *t, int fe, uint64_t key)
  * line only for its key's class can do what the inline gate would. */
 static inline int only_selecting(const pp__tls_t *t, uint32_t v)
 {
-	return t->state == PP__ST_LIVE && !t->trace && !t->timing_now && !t->excess && !t->wreq &&
+	return t->state == PP__ST_LIVE && !t->trace && !t->timing_now && !t->excess &&
+	       !__atomic_load_n(&t->wreq, __ATOMIC_RELAXED) &&
 	       v < pp__config.depth * PP__FRAME_BYTES;
 }
 
@@ -124,7 +125,8 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 			__atomic_fetch_add(&pp__g.unprofiled_threads, 1, __ATOMIC_RELAXED);
 			__atomic_fetch_add(&pp__g.skipped, 1, __ATOMIC_RELAXED);
 			t->excess++;
-			t->limit = t->elimit = 0;
+			PP__LIMIT_SET(t->limit, 0);
+			PP__LIMIT_SET(t->elimit, 0);
 		}
 	} else {
 		/* PP__ST_REGISTERING: a signal handler's gate while its thread
@@ -132,7 +134,8 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 		__atomic_fetch_add(t->state == PP__ST_REGISTERING ? &pp__g.signal_skipped : &pp__g.skipped,
 				   1, __ATOMIC_RELAXED);
 		t->excess++;
-		t->limit = t->elimit = 0;
+		PP__LIMIT_SET(t->limit, 0);
+		PP__LIMIT_SET(t->elimit, 0);
 	}
 	errno = saved;
 }

@@ -125,8 +125,10 @@ void pp__window_close(pp__tls_t *t)
 	 * just now. (Elsewhere a request that lands while the thread sets its
 	 * limits can be undone the same way; it then waits for the pacer's next
 	 * round, which adds its share: the windows keep their 1/N.) */
-	if (waiting)
-		t->limit = t->elimit = 0;
+	if (waiting) {
+		PP__LIMIT_SET(t->limit, 0);
+		PP__LIMIT_SET(t->elimit, 0);
+	}
 	pp__window_busy = 0;
 }
 

@@ -450,8 +450,8 @@ int pp__trace_attach(pp__tls_t *t, int fe)
 	if (gone_key_ok)
 		pthread_setspecific(gone_key, b);
 	t->trace = b;
-	t->limit = 0;
-	t->elimit = 0;
+	PP__LIMIT_SET(t->limit, 0);
+	PP__LIMIT_SET(t->elimit, 0);
 	t->tlimit = 0;
 	return 0;
 }

@@ -24,8 +24,8 @@ static inline void pp__set_limits(pp__tls_t *t)
 	uint32_t bound = pp__config.depth * PP__FRAME_BYTES;
 	uint32_t sel = pp__selecting;
 	int rare = t->trace || t->timing_now || t->excess || (sel & PP__SEL_FUNCTIONS);
-	t->limit = rare ? 0 : bound;
-	t->elimit = rare || sel ? 0 : bound;
+	PP__LIMIT_SET(t->limit, rare ? 0 : bound);
+	PP__LIMIT_SET(t->elimit, rare || sel ? 0 : bound);
 	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess && !sel ? bound : 0;
 }
 
@@ -33,8 +33,8 @@ static inline void pp__set_limits(pp__tls_t *t)
  * none): every later gate of it is skipped, unregistered. */
 static inline void pp__gate_dead(pp__tls_t *t)
 {
-	t->limit = 0;
-	t->elimit = 0;
+	PP__LIMIT_SET(t->limit, 0);
+	PP__LIMIT_SET(t->elimit, 0);
 	t->tlimit = 0;
 	t->state = PP__ST_DEAD;
 	t->excess = 0;

@@ -216,7 +216,7 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
 	uint64_t sp = PP__POS(fe);
-	if (PP_UNLIKELY(v >= t->elimit)) {
+	if (PP_UNLIKELY(v >= PP__LIMIT(t->elimit))) {
 		/* A timed event's gate, inline: the same checks against the
 		 * bound itself, the push, the entry timestamp. Once a budget
 		 * stopped a key, out of line (pp__enter_slow tests the key). */
@@ -251,7 +251,7 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
-	if (PP_UNLIKELY(v >= t->limit)) {
+	if (PP_UNLIKELY(v >= PP__LIMIT(t->limit))) {
 		if (PP__TIMING && v < t->tlimit &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pp__pop_timed(t, v, pp_ticks());
@@ -290,8 +290,8 @@ PP_EXPORT void pp__signal_window(pp__tls_t *t) PP_NOINSTR;
 PP_INLINE pp_signal_state_t pp_signal_begin(void)
 {
 	pp__tls_t *t = &pp__tls;
-	pp_signal_state_t s = {t->hash,	 0,	   t->excess_sp,  t->wend,   t->dstate, t->limit,
-			       t->elimit, t->excess, t->timing_now, t->tlimit, 0};
+	pp_signal_state_t s = {t->hash,	 0,	   t->excess_sp,  t->wend,   t->dstate, PP__LIMIT(t->limit),
+			       PP__LIMIT(t->elimit), t->excess, t->timing_now, t->tlimit, 0};
 	/* The interrupted top frame may be half-pushed or half-popped: hide
 	 * its position, so that a handler on an alternate stack above it does
 	 * not take it for dead. Its leaf bit is in the saved dstate. */
@@ -321,8 +321,8 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 	t->excess_sp = s->excess_sp;
 	t->timing_now = s->timing_now;
 	t->tlimit = s->tlimit;
-	t->limit = s->limit;
-	t->elimit = s->elimit;
+	PP__LIMIT_SET(t->limit, s->limit);
+	PP__LIMIT_SET(t->elimit, s->elimit);
 	if (s->top)
 		PP__DS_FRAME(t, s->dstate)[-1].sp = s->sp;
 	t->hash = s->hash;

@@ -26,7 +26,7 @@ PP_EXPORT void pp_root(void) PP_NOINSTR;
 PP_INLINE void pp_root_inline(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (PP_LIKELY(t->limit)) {
+	if (PP_LIKELY(PP__LIMIT(t->limit))) {
 		t->hash = PP__SEED;
 		t->dstate = 0;
 		return;

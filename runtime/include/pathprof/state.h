@@ -79,6 +79,28 @@ typedef struct pp__slot {
 	pp__path_t *path;
 } pp__slot_t;
 
+/* A thread's limit and elimit are also written by burst timing's pacer
+ * thread (runtime/burst.c): 32-bit aligned words, whose plain loads and
+ * stores are single instructions on x86-64 and AArch64. The gate and the
+ * runtime use plain ones (an atomic load costs the gate two instructions,
+ * atomic stores in the timing switch two more an event), except under
+ * ThreadSanitizer, which is told what happens. The compiler barrier of
+ * every push keeps a loop of inlined gates from holding a stale limit. */
+#if defined(__SANITIZE_THREAD__)
+#define PP__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PP__TSAN 1
+#endif
+#endif
+#ifdef PP__TSAN
+#define PP__LIMIT(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define PP__LIMIT_SET(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#else
+#define PP__LIMIT(x) (x)
+#define PP__LIMIT_SET(x, v) ((x) = (v))
+#endif
+
 /* Per-thread state. dstate is the byte offset of the next free frame (the
  * depth times 64), plus 1 while the top frame has entered no gated child: a
  * frame's address is one mask away, a leave finds out whether it ends a path
