@@ -66,23 +66,26 @@ static void check_number(const char *var, const char *s, uint64_t got, uint64_t 
 			(unsigned long long)def);
 }
 
-/* pp__parse_timing alone: "off", "on" and "sample:N" (1 <= N < 2^31) must
- * parse exactly; whatever it accepts must be a valid mode. */
+/* pp__parse_timing alone: "off", "on", "sample:N" (1 <= N < 2^31),
+ * "burst" and "burst:N" (1 <= N <= 1000) must parse exactly; whatever it
+ * accepts must be a valid mode. */
 static void check_timing(const char *s)
 {
 	uint32_t mode = 99, n = 0;
-	uint64_t v;
+	uint64_t v = 16;
 	int ok = pp__parse_timing(s, &mode, &n) == 0;
-	int strict = !strcmp(s, "off") || !strcmp(s, "on") ||
-		     (!strncmp(s, "sample:", 7) && strict_number(s + 7, 1, 0x7fffffff, &v));
+	int sample = !strncmp(s, "sample:", 7) && strict_number(s + 7, 1, 0x7fffffff, &v);
+	int burst = !strcmp(s, "burst") || (!strncmp(s, "burst:", 6) && strict_number(s + 6, 1, 1000, &v));
+	int strict = !strcmp(s, "off") || !strcmp(s, "on") || sample || burst;
 	if (strict && !ok)
 		fz_fail("PATHPROF_TIMING=%s refused", s);
 	if (!ok)
 		return;
-	if (mode > PP_TIMING_SAMPLE || (mode == PP_TIMING_SAMPLE && (n < 2 || n > 0x7fffffff)))
-		fz_fail("PATHPROF_TIMING=%s gave mode %u, sample %u", s, mode, n);
-	if (strict && strncmp(s, "sample:", 7) == 0 && n != v)
-		fz_fail("PATHPROF_TIMING=%s gave sample %u", s, n);
+	if (mode > PP_TIMING_BURST || (mode == PP_TIMING_SAMPLE && (n < 2 || n > 0x7fffffff)) ||
+	    (mode == PP_TIMING_BURST && (n < 2 || n > 1000)))
+		fz_fail("PATHPROF_TIMING=%s gave mode %u, n %u", s, mode, n);
+	if ((sample || burst) && n != v)
+		fz_fail("PATHPROF_TIMING=%s gave n %u", s, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -108,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_timing(val[V_TIMING]);
 	pp__env_load();
 
-	if (pp__mode.timing > PP_TIMING_SAMPLE || pp__mode.sample_n == 0)
+	if (pp__mode.timing > PP_TIMING_BURST || pp__mode.sample_n == 0)
 		fz_fail("timing mode %u, sample %u", pp__mode.timing, pp__mode.sample_n);
 	if (!memchr(pp__g.out, 0, sizeof pp__g.out))
 		fz_fail("PATHPROF_OUT left unterminated");
