@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "map.h"
+#include "own_thread.h"
 #include "runtime.h"
 #include "shm.h"
 #include "slab.h"
@@ -548,16 +549,11 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	}
 	pthread_once(&namer_atfork_once, namer_atfork);
 	if (!namer_running) {
-		/* The namer must never take a signal meant for the program. */
-		sigset_t all, old;
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
 		/* Joinable: the exit handler stops and joins it. */
-		if (pthread_create(&namer_tid, NULL, namer_main, NULL) == 0)
+		if (pp__own_thread_start(&namer_tid, namer_main, NULL) == 0)
 			namer_running = 1;
 		else
 			pp__warn("%s: cannot start the naming thread; names appear at exit only",
 				 object);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 }

@@ -1,8 +1,8 @@
 /* The runtime's periodic threads (ticker.h). Each waits on a condition
  * variable against CLOCK_MONOTONIC, so stopping one wakes it at once. */
-#include <signal.h>
 #include <time.h>
 
+#include "own_thread.h"
 #include "runtime.h"
 #include "ticker.h"
 
@@ -11,13 +11,15 @@
 static pp__ticker_t *all[MAX_TICKERS];
 static uint32_t nall;
 
+/* begin and every round run under the ticker's lock, which its fork
+ * handler takes: no fork() copies a round half-way (a round may allocate). */
 static void *ticker_main(void *arg)
 {
 	pp__ticker_t *k = arg;
 	uint64_t wait_ns = k->first_wait_ns;
+	pthread_mutex_lock(&k->lock);
 	if (k->begin)
 		k->begin();
-	pthread_mutex_lock(&k->lock);
 	while (!k->stopping) {
 		struct timespec until;
 		clock_gettime(CLOCK_MONOTONIC, &until);
@@ -28,26 +30,38 @@ static void *ticker_main(void *arg)
 			;
 		if (k->stopping)
 			break;
-		pthread_mutex_unlock(&k->lock);
 		wait_ns = k->round();
-		pthread_mutex_lock(&k->lock);
 	}
-	pthread_mutex_unlock(&k->lock);
 	if (k->end)
 		k->end();
+	pthread_mutex_unlock(&k->lock);
 	return NULL;
 }
 
-/* A forked child has none of its parent's threads. */
-static void after_fork_child(void)
+static void fork_prepare(void)
 {
 	for (uint32_t i = 0; i < nall; i++)
+		pthread_mutex_lock(&all[i]->lock);
+}
+
+static void fork_parent(void)
+{
+	for (uint32_t i = nall; i-- > 0;)
+		pthread_mutex_unlock(&all[i]->lock);
+}
+
+/* A forked child has none of its parent's threads; the locks it holds
+ * (fork_prepare's) are made fresh. */
+static void fork_child(void)
+{
+	for (uint32_t i = 0; i < nall; i++) {
+		pthread_mutex_init(&all[i]->lock, NULL);
 		all[i]->running = 0;
+	}
 }
 
 /* Its condition variable (fresh: in a forked child the parent's may be
- * mid-use) and its thread, with every signal blocked (the program's
- * signals go to the program's threads). */
+ * mid-use) and its thread. */
 static int spawn(pp__ticker_t *k)
 {
 	pthread_condattr_t ca;
@@ -55,12 +69,7 @@ static int spawn(pp__ticker_t *k)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&k->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	sigset_t every, old;
-	sigfillset(&every);
-	pthread_sigmask(SIG_SETMASK, &every, &old);
-	int rc = pthread_create(&k->tid, NULL, ticker_main, k);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	if (pp__own_thread_start(&k->tid, ticker_main, k) != 0) {
 		pp__warn("%s", k->what);
 		return -1;
 	}
@@ -73,7 +82,7 @@ int pp__ticker_start(pp__ticker_t *k)
 	static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&reg);
 	if (nall == 0)
-		pthread_atfork(NULL, NULL, after_fork_child);
+		pthread_atfork(fork_prepare, fork_parent, fork_child);
 	if (nall < MAX_TICKERS)
 		all[nall++] = k;
 	pthread_mutex_unlock(&reg);
@@ -82,7 +91,6 @@ int pp__ticker_start(pp__ticker_t *k)
 
 int pp__ticker_restart_in_child(pp__ticker_t *k)
 {
-	pthread_mutex_init(&k->lock, NULL);
 	k->running = 0;
 	k->stopping = 0;
 	return spawn(k);

@@ -1,7 +1,8 @@
 /* A thread of the runtime's own that runs one round every so often until
  * stopped: the budget's judge (throttle.c) and the timing windows' pacer
  * (burst.c). The program's signals never reach it (it blocks them all), a
- * forked child has none, and stopping it joins it. */
+ * fork() waits for its round to end and the child has none of them, and
+ * stopping it joins it. */
 #ifndef PP_TICKER_H
 #define PP_TICKER_H
 
@@ -30,8 +31,9 @@ typedef struct pp__ticker {
 int pp__ticker_start(pp__ticker_t *k);
 /* Stop it and wait for its last round; nothing when it is not running. */
 void pp__ticker_stop(pp__ticker_t *k);
-/* In a forked child, where it is not running: start it afresh (its lock
- * may have been held by a thread the child does not have). */
+/* In a forked child, where it is not running: start it afresh (from a
+ * child fork handler registered after the ticker was first started, so
+ * that ticker.c's own handler has made its lock fresh). */
 int pp__ticker_restart_in_child(pp__ticker_t *k);
 /* Is it running (started, not stopped, not lost in a fork)? */
 int pp__ticker_running(const pp__ticker_t *k);
