@@ -141,6 +141,9 @@ typedef struct pp_profile {
 	double budget;
 	uint32_t nthrottled;
 	pp_throttled_t *throttled; /* in the order they were throttled */
+	/* Hook call sites of throttled cyg functions the runtime patched out
+	 * of the code, and those it found but left (runtime/site_patch.c). */
+	uint32_t patched_sites, refused_sites;
 	/* Set by pp__profile_compensate() (the tool, never in a file): the
 	 * times have had the gate's cost taken out; gate_removed ticks in all. */
 	uint32_t compensated;

@@ -206,6 +206,8 @@ static void body_throttle(struct out *o, const struct wctx *w)
 		put_u64(o, e->incl);
 		put_u64(o, e->at_ns);
 	}
+	put_u32(o, w->p->patched_sites);
+	put_u32(o, w->p->refused_sites);
 }
 
 /* The nodes with time in calls a burst window cut: index, ticks. */

@@ -294,6 +294,8 @@ static const char *merge_throttled(pp_profile_t *dst, const pp_profile_t *src, c
 		dst->budget = src->budget;
 	else if (dst->budget != src->budget)
 		dst->budget = -1;
+	dst->patched_sites += src->patched_sites;
+	dst->refused_sites += src->refused_sites;
 	if (!src->nthrottled)
 		return NULL;
 	pp_throttled_t *m = realloc(dst->throttled, ((size_t)dst->nthrottled + src->nthrottled) * sizeof *m);

@@ -201,6 +201,11 @@ static void read_throttle(struct rd *r, pp_profile_t *p)
 		e->incl = get_u64(r);
 		e->at_ns = get_u64(r);
 	}
+	/* the patched sites came later: a file may end the section before */
+	if (!r->failed && left(r) >= 8) {
+		p->patched_sites = get_u32(r);
+		p->refused_sites = get_u32(r);
+	}
 }
 
 /* Section OPEN: (node index, ticks), indices strictly increasing. */

@@ -214,6 +214,8 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 			fprintf(out, ", \"at_ns\": %llu}", (unsigned long long)e->at_ns);
 		}
 		fputs(p->nthrottled ? "\n  ],\n  " : "],\n  ", out);
+		fprintf(out, "\"patched_sites\": %u, \"refused_sites\": %u,\n  ", p->patched_sites,
+			p->refused_sites);
 	}
 	if (p->has_cpu)
 		fprintf(out, "\"cpu\": {\"cpu_ns\": %llu, \"preemptions\": %llu, \"blocks\": %llu},\n  ",

@@ -42,8 +42,12 @@ void pp__report_budget_line(FILE *out, const pp_profile_t *p)
 		fprintf(out, "  budget     %g%% of a function's work (PATHPROF_BUDGET): ", p->budget);
 	else
 		fputs("  budget     differs between merged profiles: ", out);
-	fprintf(out, "%u function%s throttled (gates stopped during the run; listed at the end)\n",
+	fprintf(out, "%u function%s throttled (gates stopped during the run; listed at the end)",
 		p->nthrottled, p->nthrottled == 1 ? "" : "s");
+	if (p->patched_sites || p->refused_sites)
+		fprintf(out, ";\n             hook calls patched out of the code at %u site%s (%u left)",
+			p->patched_sites, p->patched_sites == 1 ? "" : "s", p->refused_sites);
+	fputc('\n', out);
 }
 
 void pp__report_throttled_text(FILE *out, const pp_profile_t *p)

@@ -22,6 +22,7 @@
 #include "runtime.h"
 #include "select.h"
 #include "slab.h"
+#include "site_patch.h"
 #include "throttle.h"
 #include "recorder.h"
 
@@ -194,6 +195,7 @@ static int add_throttled(collect_t *c, int fe)
 	uint32_t n = pp__throttle_list(&l);
 	pp_profile_t *p = c->p;
 	p->budget = 100 * pp__throttle_budget();
+	pp__site_patch_counts(&p->patched_sites, &p->refused_sites);
 	if (!n)
 		return 0;
 	if (!(p->throttled = calloc(n, sizeof *p->throttled)))

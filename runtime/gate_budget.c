@@ -5,6 +5,7 @@
  * paths. */
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#include "site_patch.h"
 #include "throttle.h"
 
 #define THROTTLE_BITS 12
@@ -34,14 +35,17 @@ static inline int stopped(uint64_t key)
 
 /* A timed event's entry once a key is stopped: the stopped key pushes no
  * frame; the others are pushed as the inline gate would, when it would. */
-void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra)
+void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
 	int tfe = fe & ~PP__FE_UNTIMED;
 	if (t->state == PP__ST_LIVE) {
-		if (stopped(key))
+		if (stopped(key)) {
+			if (site)
+				pp__site_note(site, key, 0);
 			return;
+		}
 		if (v >= PP__LIMIT(t->elimit) && v < t->tlimit && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
 			pp__push_timed_frame(t, v, key, tfe, sp, ra);
 			return;
@@ -52,11 +56,14 @@ void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 
 /* A timed event's exit that did not find its frame on top: a stopped
  * key's (its entry pushed nothing), or the usual rare cases. */
-void pp__leave_budget(uint64_t key, int fe)
+void pp__leave_budget(uint64_t key, int fe, uint64_t site)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state == PP__ST_LIVE && stopped(key))
+	if (t->state == PP__ST_LIVE && stopped(key)) {
+		if (site)
+			pp__site_note(site, key, 1);
 		return;
+	}
 	pp__leave_slow(key, fe);
 }
 

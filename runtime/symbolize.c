@@ -137,6 +137,11 @@ pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
 	return s;
 }
 
+struct Dwfl *pp__symbolizer_dwfl(pp__symbolizer_t *s)
+{
+	return s->dwfl;
+}
+
 void pp__symbolizer_close(pp__symbolizer_t *s)
 {
 	if (!s)

@@ -24,6 +24,11 @@ PP_EXPORT int pp__symbolize(pp__symbolizer_t *s, uint64_t addr, char *buf, size_
 
 PP_EXPORT void pp__symbolizer_close(pp__symbolizer_t *s);
 
+/* Its libdwfl session, for a caller that needs more than names (symbol
+ * sizes, call frame information: site_patch.c). */
+struct Dwfl;
+struct Dwfl *pp__symbolizer_dwfl(pp__symbolizer_t *s);
+
 PP_EXTERN_C_END
 
 #endif

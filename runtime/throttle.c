@@ -11,7 +11,8 @@
  *
  * How a function stops: XRay unpatches its sleds (the front-end registers a
  * hook), so it costs nothing at all from then on; the other injectors' gates
- * find the key in a small set and return at once. That test sits on the
+ * find the key in a small set and return at once, and cyg's hook calls are
+ * then patched out of the code (site_patch.c). That test sits on the
  * timed event's branch of the inline gate only (every event is timed under
  * a budget), after a check of one global that is 0 until something is
  * throttled: untimed gates and runs without a budget never see it.
@@ -27,6 +28,7 @@
 #include "map.h"
 #include "runtime.h"
 #include "settings.h"
+#include "site_patch.h"
 #include "slab.h"
 #include "throttle.h"
 #include "ticker.h"
@@ -210,6 +212,9 @@ static uint64_t throttle_round(void)
 		pp__gate_cost_measure();
 	if ((pp__g.gate_in > 0 || pp__g.gate_out > 0) && scan() == 0)
 		judge(pp__g.gate_in, pp__g.gate_out);
+	/* stopped cyg keys' hook calls seen since the last round */
+	if (!pp__g.mixed_frontends)
+		pp__site_patch_pending();
 	uint64_t took = now_ns(CLOCK_MONOTONIC) - t0;
 	uint64_t wait_ns = (uint64_t)WINDOW_MS * 1000000u;
 	throttle_end();
@@ -237,6 +242,7 @@ void pp__throttle_stop(void)
 	if (!pp__ticker_running(&ticker))
 		return;
 	pp__ticker_stop(&ticker);
+	pp__site_patch_end();
 	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
 		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (under a function "
 			 "selection, or with gates of two injectors); nothing was throttled");

@@ -57,9 +57,13 @@ PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t v) PP_NOINSTR;
  * never tests. Entering: is key stopped? Leaving: is it stopped with no
  * frame of its own on top? */
 extern PP_EXPORT uint32_t pp__throttle_n;
-PP_EXPORT void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra) PP_NOINSTR;
-PP_EXPORT void pp__leave_budget(uint64_t key, int fe) PP_NOINSTR;
+PP_EXPORT void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site) PP_NOINSTR;
+PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 #define PP__THROTTLES(fe) ((fe) != PP_FE_XRAY)
+/* Where a cyg hook returns to: once its key is stopped, the runtime
+ * patches the hook call out of the code there (runtime/site_patch.c).
+ * Computed on the budget's branch only. */
+#define PP__SITE(fe) ((fe) == PP_FE_CYG ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
 
 /* Passed with fe to the slow paths by code compiled with -DPP_NO_TIMING: an
  * event it starts is never timed, though the runtime itself could time. */
@@ -223,9 +227,10 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 		if (PP__TIMING && v < t->tlimit && (!PP__THROTTLES(fe) || PP_LIKELY(!pp__throttle_n)) &&
 		    (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key)))
 			pp__push_timed_frame(t, v, key, fe, sp, PP__RA(fe));
+		else if (PP__THROTTLES(fe) && pp__throttle_n)
+			pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA(fe), PP__SITE(fe));
 		else
-			(PP__THROTTLES(fe) && pp__throttle_n ? pp__enter_budget : pp__enter_slow)(
-				key, PP__FE_ARG(fe), sp, PP__RA(fe));
+			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA(fe));
 		return;
 	}
 	/* Resync check, one load and compare when the top frame (the
@@ -255,8 +260,10 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 		if (PP__TIMING && v < t->tlimit &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pp__pop_timed(t, v, pp_ticks());
+		else if (PP__THROTTLES(fe) && pp__throttle_n)
+			pp__leave_budget(key, fe, PP__SITE(fe));
 		else
-			(PP__THROTTLES(fe) && pp__throttle_n ? pp__leave_budget : pp__leave_slow)(key, fe);
+			pp__leave_slow(key, fe);
 		return;
 	}
 	if (PP__RESYNC(fe) && PP_UNLIKELY(PP__DS_FRAME(t, v)->key != key)) {

@@ -112,11 +112,12 @@ typedef struct pp__slot {
  * The entry compares with elimit instead, which is limit but for a root
  * selection, when only entries must go out of line. */
 /* The ABI of what the inline gate compiles into a program: this thread
- * state's layout, pp__mix, the frame and slot shapes. Bump PP_ABI whenever
+ * state's layout, pp__mix, the frame and slot shapes, the arguments of the
+ * slow paths it calls. Bump PP_ABI whenever
  * one of them changes. The thread state's symbol carries it, so an object
  * compiled against another version's headers fails to link ("undefined
  * reference to pp__tls_abi3") instead of running silently wrong (#27). */
-#define PP_ABI 5
+#define PP_ABI 6
 #define PP__ABI_SYM2(v) pp__tls_abi##v
 #define PP__ABI_SYM(v) PP__ABI_SYM2(v)
 #define pp__tls PP__ABI_SYM(PP_ABI)

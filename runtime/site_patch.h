@@ -1,0 +1,22 @@
+/* Patching the hook calls of stopped cyg functions out of the code
+ * (site_patch.c). */
+#ifndef PP_SITE_PATCH_H
+#define PP_SITE_PATCH_H
+
+#include <stdint.h>
+
+/* A stopped key's cyg hook was called and returns to ra (leave: 0 for the
+ * entry hook, 1 for the exit hook). Hot side: a probe of a fixed table,
+ * no lock, no syscall; nothing once the table is half full. */
+void pp__site_note(uint64_t ra, uint64_t key, int leave);
+
+/* The throttling thread, each round: patch what was noted since. */
+void pp__site_patch_pending(void);
+
+/* Call sites patched and refused so far (bench, tests, the docs' figures). */
+void pp__site_patch_counts(uint32_t *patched, uint32_t *refused);
+
+/* The throttling thread stops: release what patching held. */
+void pp__site_patch_end(void);
+
+#endif
