@@ -2,34 +2,58 @@
 # A budget patches a stopped cyg function's hook calls out of its code:
 # tests/patch/patchprobe.c through cyg with CC, PATHPROF_BUDGET=5%. The
 # program checks that two threads running the helper while its bytes
-# changed got every result right, then prints the bytes of helper, batch
+# changed got every result right, and that a call of tick open during the
+# stop kept its exit; then it prints the bytes of helper, mix, tick, batch
 # and main. objdump (binutils, an oracle apart from ours) lists each hook
-# call and tail jump in the file; in memory, each of helper's and mix's must have its
-# first byte changed exactly as site_patch.c says (call -> cmp, call
-# through the GOT -> lea, tail jump -> ret), every other byte of the three
-# functions must be the file's, and the profile must list helper and mix
-# throttled and their 4 sites patched (JSON and the text report's header).
+# call and tail jump in the files; in memory, each of helper's, mix's and
+# tick's must have its first byte changed exactly as site_patch.c says
+# (call -> cmp, call through the GOT -> lea, tail jump -> ret), every other
+# byte of the five functions must be the file's, and the profile must list
+# the three throttled and their 6 sites patched (JSON and the text
+# report's header), with no unmatched exit.
 # FLAGS (one word, may be empty) is added to the build: -fno-plt makes GCC
-# call the hooks through the GOT, which the linker relaxes to an addr32
-# call (67 e8) for a hook the program defines.
+# call the hooks through the GOT (the linker relaxes that to an addr32
+# call, 67 e8, for a hook the program defines; in a shared library it
+# stays a call through the GOT, ff 15); with "shared", the stopped
+# functions and batch live in a shared library of their own, built through
+# cyg too, whose hook calls go through its PLT.
 # usage: patch.sh CC FLAGS SRCROOT PATHPROF WRAPPER WORKDIR
 set -u
 cc=$1 flags=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/patch-$1.$$
 mkdir -p "$work" || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-fail() { echo "FAIL: $cc $flags: $*"; exit 1; }
+what="$cc $flags"
+fail() { echo "FAIL: $what: $*"; exit 1; }
 cd "$work" || exit 1
-"$wrapper" --via=cyg "$cc" -O2 $flags -pthread "$src/tests/patch/patchprobe.c" -o probe >build.log 2>&1 ||
-	fail "build: $(cat build.log)"
-size() { echo $((0x$(nm -S probe | awk -v f="$1" '$4 == f { print $2 }'))); }
+lib=probe
+case $flags in
+shared)
+	flags=
+	lib=libprobe.so
+	"$wrapper" --via=cyg "$cc" -O2 -fPIC -shared -DPROBE_LIB "$src/tests/patch/patchprobe.c" \
+		-o libprobe.so >build.log 2>&1 &&
+		"$wrapper" --via=cyg "$cc" -O2 -pthread -DPROBE_MAIN "$src/tests/patch/patchprobe.c" \
+			-L. -lprobe -Wl,-rpath,"$work" -o probe >>build.log 2>&1 || fail "build: $(cat build.log)"
+	mode="$cc shared" ;;
+*)
+	"$wrapper" --via=cyg "$cc" -O2 $flags -pthread "$src/tests/patch/patchprobe.c" -o probe \
+		>build.log 2>&1 || fail "build: $(cat build.log)"
+	mode="$cc $flags" ;;
+esac
+size() { # a function's size from the symbol table of the file that holds it
+	f=probe
+	[ "$1" = main ] || f=$lib
+	echo $((0x$(nm -S "$f" | awk -v f="$1" '$4 == f && ($3 == "T" || $3 == "t") { print $2 }')))
+}
 PATHPROF_BUDGET=5% PATHPROF_TIMING=on PATHPROF_OUT=p.pathprof ./probe "$(size helper)" "$(size mix)" "$(size batch)" \
 	"$(size main)" "$(size tick)" >mem.txt 2>err.txt || fail "run: $(cat mem.txt err.txt)"
 objdump -d probe >all.dis || fail "objdump"
+[ "$lib" = probe ] || objdump -d "$lib" >>all.dis || fail "objdump $lib"
 "$pp" report --format json p.pathprof >p.json || fail "report"
 "$pp" report p.pathprof >p.txt || fail "report text"
 grep -q "^             hook calls patched out of the code at 6 sites (0 left)$" p.txt ||
 	fail "text report: $(grep -A1 '^  budget' p.txt)"
-python3 - mem.txt all.dis p.json "$cc $flags" <<'PY' || fail "see above"
+python3 - mem.txt all.dis p.json "$mode" <<'PY' || fail "see above"
 import json, re, sys
 mem = {l.split()[0]: [int(b, 16) for b in l.split()[1:]] for l in open(sys.argv[1])}
 # objdump: each function's instructions, offsets from its start, bytes, text

@@ -22,6 +22,16 @@
 
 #define NOT_GATED __attribute__((no_instrument_function))
 
+/* The functions a budget stops, and batch: in the program, or with
+ * -DPROBE_LIB in a shared library of their own (whose hook calls go
+ * through its PLT) that the program built with -DPROBE_MAIN uses. */
+uint64_t helper(uint64_t x);
+void mix(uint64_t *acc, uint64_t x);
+void tick(uint64_t *acc, int wait);
+uint64_t batch(uint64_t from, int n);
+extern volatile int release_tick;
+
+#ifndef PROBE_MAIN
 __attribute__((noinline)) uint64_t helper(uint64_t x)
 {
 	for (int i = 0; i < 8; i++)
@@ -34,7 +44,7 @@ __attribute__((noinline)) void mix(uint64_t *acc, uint64_t x)
 	*acc = (*acc ^ x) * 0x9e3779b97f4a7c15ull;
 }
 
-static volatile int release_tick;
+volatile int release_tick;
 
 __attribute__((noinline)) void tick(uint64_t *acc, int wait)
 {
@@ -43,6 +53,16 @@ __attribute__((noinline)) void tick(uint64_t *acc, int wait)
 	++*acc;
 }
 
+__attribute__((noinline)) uint64_t batch(uint64_t from, int n)
+{
+	uint64_t s = 0;
+	for (int i = 0; i < n; i++)
+		mix(&s, helper(from + (uint64_t)i));
+	return s;
+}
+#endif
+
+#ifndef PROBE_LIB
 static void *long_tick(void *arg)
 {
 	tick(arg, 1);
@@ -61,14 +81,6 @@ NOT_GATED __attribute__((noinline)) static uint64_t helper_plain(uint64_t x)
 	for (int i = 0; i < 8; i++)
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 	return x;
-}
-
-__attribute__((noinline)) uint64_t batch(uint64_t from, int n)
-{
-	uint64_t s = 0;
-	for (int i = 0; i < n; i++)
-		mix(&s, helper(from + (uint64_t)i));
-	return s;
 }
 
 static void *worker(void *arg)
@@ -132,3 +144,4 @@ int main(int argc, char **argv)
 	show("main", (const void *)main, atol(argv[4]));
 	return 0;
 }
+#endif
