@@ -75,6 +75,15 @@ void pp__throttle_stop_key(uint64_t key)
 	while (set[i])
 		i = (i + 1) & (THROTTLE_SLOTS - 1);
 	__atomic_store_n(&set[i], key, __ATOMIC_RELAXED);
+	/* a raii site says so itself (PP__SITE_STOPPED), unless its library
+	 * is going away: its gates then find the key in the set */
+	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) == PP_FE_RAII) {
+		pp_site_t *site = (pp_site_t *)(uintptr_t)key;
+		pp__modules_hold();
+		if (pp__modules_holds((uintptr_t)site, sizeof *site))
+			__atomic_store_n(&site->stopped, 1, __ATOMIC_RELAXED);
+		pp__modules_release();
+	}
 	__atomic_add_fetch(&pp__throttle_n, 1, __ATOMIC_RELEASE);
 }
 

@@ -26,7 +26,8 @@ extern void pp_plugin_leave(uint64_t key) __attribute__((weak, visibility("defau
 
 enum { COST_CALLS = 1000, COST_ROUNDS = 7 };
 
-static const char key_outer, key_inner; /* distinct addresses: the keys */
+/* distinct addresses, the keys: sites, which a raii gate may read */
+static pp_site_t key_outer = { "", "", 0, 0 }, key_inner = { "", "", 0, 0 };
 #define K_OUTER ((uint64_t)(uintptr_t)&key_outer)
 #define K_INNER ((uint64_t)(uintptr_t)&key_inner)
 

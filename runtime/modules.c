@@ -4,7 +4,12 @@
  * the library goes, every key the slabs hold that lies in it is named and the
  * name copied into the runtime's own memory (names.c), and plugin tables
  * that live in it are copied whole. The dump then never reads unmapped
- * memory, and names stay right whatever the library's fate. */
+ * memory, and names stay right whatever the library's fate.
+ *
+ * The throttling thread reads and writes code and raii sites in whatever
+ * library holds a stopped key (site_patch.c, gate_budget.c): it holds the
+ * unload lock meanwhile, which dlclose() takes too, so no library goes
+ * away under it. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
@@ -51,6 +56,61 @@ static void retire(void *handle)
 		pp__names_retire(r.lo, r.hi);
 }
 
+/* Recursive: a library's destructor may dlclose() another. */
+static pthread_mutex_t unload_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+static void unload_prepare(void)
+{
+	pthread_mutex_lock(&unload_lock);
+}
+
+static void unload_after(void)
+{
+	pthread_mutex_unlock(&unload_lock);
+}
+
+static void unload_atfork(void)
+{
+	pthread_atfork(unload_prepare, unload_after, unload_after);
+}
+
+void pp__modules_hold(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, unload_atfork);
+	pthread_mutex_lock(&unload_lock);
+}
+
+void pp__modules_release(void)
+{
+	pthread_mutex_unlock(&unload_lock);
+}
+
+/* Is [a, a+n) inside a loaded module's segments? Under pp__modules_hold. */
+struct span {
+	uintptr_t a, n;
+	int in;
+};
+
+static int find_span(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct span *s = arg;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum && !s->in; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		s->in = ph->p_type == PT_LOAD && s->a >= lo && s->a + s->n <= lo + ph->p_memsz;
+	}
+	return s->in;
+}
+
+int pp__modules_holds(uintptr_t a, size_t n)
+{
+	struct span s = { a, n, 0 };
+	dl_iterate_phdr(find_span, &s);
+	return s.in;
+}
+
 /* dlclose() as the program sees it. The real one is found once; the
  * runtime's bookkeeping runs first and costs a walk of the keys seen so far
  * (only when a slab exists, so programs without gates pay nothing). */
@@ -64,7 +124,11 @@ PP_EXPORT int dlclose(void *handle)
 			return -1;
 		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
 	}
-	if (pp__slab_first())
-		retire(handle);
-	return fn(handle);
+	if (!pp__slab_first())
+		return fn(handle);
+	pthread_mutex_lock(&unload_lock);
+	retire(handle);
+	int rc = fn(handle);
+	pthread_mutex_unlock(&unload_lock);
+	return rc;
 }

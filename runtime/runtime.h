@@ -111,6 +111,11 @@ const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, cons
  * the slabs hold in it and copy its name tables, so that naming never reads
  * it again. */
 void pp__names_retire(uintptr_t lo, uintptr_t hi);
+/* No library is dlclose()d between hold and release (modules.c); under
+ * it, pp__modules_holds tells whether [a, a+n) lies in a loaded module. */
+void pp__modules_hold(void);
+void pp__modules_release(void);
+int pp__modules_holds(uintptr_t a, size_t n);
 
 /* Fatal signals (crash.c): write the profile before dying of them. */
 void pp__crash_arm(void);

@@ -365,10 +365,19 @@ static int handle(uint32_t i, uint32_t round)
 	return 1;
 }
 
+static void patch_pending(void);
+
 void pp__site_patch_pending(void)
 {
 	if (broken || __atomic_load_n(&nsites, __ATOMIC_ACQUIRE) == handled)
 		return;
+	pp__modules_hold(); /* no library is unmapped while we read and write code */
+	patch_pending();
+	pp__modules_release();
+}
+
+static void patch_pending(void)
+{
 	if (read_maps() != 0)
 		return;
 	if (sym && sym_nmaps != nmaps) {

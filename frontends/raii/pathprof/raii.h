@@ -32,7 +32,7 @@ PP_EXTERN_C_END
 /* Gate the rest of the enclosing scope under the name `name` (a string
  * literal). At most one PP_GATE per scope. */
 #define PP_GATE(name)                                                                    \
-	static const pp_site_t PP__CAT(pp__site_, __LINE__) = {name, __FILE__, __LINE__}; \
+	static pp_site_t PP__CAT(pp__site_, __LINE__) = {name, __FILE__, __LINE__, 0};    \
 	const pp_site_t *PP__CAT(pp__gate_, __LINE__)                                     \
 		__attribute__((cleanup(pp__raii_leave), unused)) =                        \
 			pp__raii_enter(&PP__CAT(pp__site_, __LINE__))

@@ -11,12 +11,7 @@
 
 PP_EXTERN_C_BEGIN
 
-/* One per raii gate site (PP_GATE); its address is the gate's key. */
-typedef struct pp_site {
-	const char *name;
-	const char *file;
-	unsigned line;
-} pp_site_t;
+/* pp_site_t, one per raii gate site, is in state.h: the gate reads it. */
 
 /* A key -> name table entry (plugin tables, replayed traces). */
 typedef struct pp_name_entry {

@@ -64,6 +64,11 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
  * patches the hook call out of the code there (runtime/site_patch.c).
  * Computed on the budget's branch only. */
 #define PP__SITE(fe) ((fe) == PP_FE_CYG ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
+/* A raii key stopped by a budget: its site says so, a load on the budget's
+ * branch instead of the call to look the key up (bench/budget.sh). */
+#define PP__SITE_STOPPED(fe, key)                                                            \
+	((fe) == PP_FE_RAII &&                                                                \
+	 __atomic_load_n(&((pp_site_t *)(uintptr_t)(key))->stopped, __ATOMIC_RELAXED))
 
 /* Passed with fe to the slow paths by code compiled with -DPP_NO_TIMING: an
  * event it starts is never timed, though the runtime itself could time. */
@@ -227,8 +232,10 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 		if (PP__TIMING && v < t->tlimit && (!PP__THROTTLES(fe) || PP_LIKELY(!pp__throttle_n)) &&
 		    (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key)))
 			pp__push_timed_frame(t, v, key, fe, sp, PP__RA(fe));
-		else if (PP__THROTTLES(fe) && pp__throttle_n)
-			pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA(fe), PP__SITE(fe));
+		else if (PP__THROTTLES(fe) && pp__throttle_n) {
+			if (!PP__SITE_STOPPED(fe, key))
+				pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA(fe), PP__SITE(fe));
+		}
 		else
 			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA(fe));
 		return;
@@ -260,8 +267,10 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 		if (PP__TIMING && v < t->tlimit &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pp__pop_timed(t, v, pp_ticks());
-		else if (PP__THROTTLES(fe) && pp__throttle_n)
-			pp__leave_budget(key, fe, PP__SITE(fe));
+		else if (PP__THROTTLES(fe) && pp__throttle_n) {
+			if (!PP__SITE_STOPPED(fe, key))
+				pp__leave_budget(key, fe, PP__SITE(fe));
+		}
 		else
 			pp__leave_slow(key, fe);
 		return;

@@ -68,6 +68,16 @@ typedef struct pp__frame {
 
 typedef struct pp__path pp__path_t;
 
+/* One per raii gate site (PP_GATE); its address is the gate's key. stopped
+ * (set by a budget, runtime/throttle.c) lets a timed gate of a stopped
+ * site return inline, without a call to look its key up. */
+typedef struct pp_site {
+	const char *name;
+	const char *file;
+	unsigned line;
+	unsigned stopped;
+} pp_site_t;
+
 /* dstate arithmetic (see pp__tls_t). */
 #define PP__FRAME_BYTES 64u
 #define PP__DS_DEPTH(v) ((uint32_t)(v) >> 6)
