@@ -101,6 +101,7 @@ typedef struct pp_profile {
 	double ticks_per_ns;       /* calibrated tick rate */
 	uint32_t timing;           /* enum pp_timing at dump */
 	uint32_t sample_n;
+	uint64_t windows;          /* burst timing: windows opened in all (section OPEN) */
 	uint64_t events;        /* events started: frames entered with no gate open (or after pp_root) */
 	uint64_t records;       /* leaf returns seen (recorded + dropped) */
 	uint64_t drops_table;   /* leaf returns dropped: path table or memory full */

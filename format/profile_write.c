@@ -224,6 +224,7 @@ static void body_open(struct out *o, const struct wctx *w)
 		put_u32(o, i);
 		put_u64(o, p->nodes[i].open);
 	}
+	put_u64(o, p->windows);
 }
 
 static int any_open(const pp_profile_t *p)
@@ -288,7 +289,7 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_SELECT, 0, body_select, w);
 	if (w->p->budget != 0 || w->p->nthrottled)
 		section(o, SEC_THROTTLE, 0, body_throttle, w);
-	if (any_open(w->p))
+	if (any_open(w->p) || w->p->windows)
 		section(o, SEC_OPEN, 0, body_open, w);
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }

@@ -106,6 +106,7 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		dst->cpu_ns = src->cpu_ns;
 		dst->nvcsw = src->nvcsw;
 		dst->nivcsw = src->nivcsw;
+		dst->windows = src->windows;
 		return 0;
 	}
 	/* CPU time and switches add up over processes; a side without them
@@ -143,6 +144,8 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		dst->pid = 0;
 	if (merge_process(dst, src) != 0 || merge_selection(&dst->selection, src->selection) != 0 ||
 	    merge_selection(&dst->roots, src->roots) != 0 || add_u64(&dst->outside_roots, src->outside_roots) != 0)
+		return -1;
+	if (add_u64(&dst->windows, src->windows) != 0)
 		return -1;
 	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;

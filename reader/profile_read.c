@@ -228,6 +228,9 @@ static void read_open(struct rd *r, pp_profile_t *p, size_t pos)
 		last = at;
 		p->nodes[at].open = v;
 	}
+	/* the window count came later: a file may end the section before */
+	if (!r->failed && left(r) >= 8)
+		p->windows = get_u64(r);
 }
 
 static void read_seg(struct rd *r, pp_seg_t *s)

@@ -6,10 +6,31 @@
  * calls a window cut); calls are its nodes' whole timed calls. Times
  * are whatever the profile holds: compensated unless --raw. Sorted by self
  * time, then inclusive time, then name. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pathprof/state.h>
+
 #include "report_impl.h"
+
+/* Why this error: a window of about 100 us is a sample of the run's time
+ * the way a profiler's tick is an instant of it, and the windows, at random
+ * phases, number `windows`; a share estimated from n independent instants
+ * has the binomial error. A window averages over its length, and one
+ * window a period is a stratified draw, both of which only lower the true
+ * error: this is the estimate's error at most, of the windows' shares
+ * against the whole run's, not the gate's cost (compensation's part). */
+double pp__report_share_se(const pp_profile_t *p, double share)
+{
+	if (p->timing != PP_TIMING_BURST || !p->windows)
+		return -1;
+	if (share < 0)
+		share = 0;
+	if (share > 1)
+		share = 1;
+	return sqrt(share * (1 - share) / (double)p->windows);
+}
 
 static const pp_profile_t *sort_p;
 
@@ -63,15 +84,23 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 	int ns = pp__report_rate_known(p);
 	double gated = (double)pp__profile_gated_ticks(p), cum = 0;
 	size_t shown = top && top < n ? top : n;
-	fprintf(out, "\n%zu of %zu functions by self time%s\n\n", shown, n,
+	int se = pp__report_share_se(p, 0) >= 0;
+	fprintf(out, "\n%zu of %zu functions by self time%s\n", shown, n,
 		p->compensated ? " (the gates' own cost taken out)" : "");
-	fprintf(out, "%14s %7s %7s %14s %7s %12s  function\n", ns ? "self(ns)" : "self(ticks)", "self%",
-		"cum%", ns ? "incl(ns)" : "incl(ticks)", "incl%", "calls");
+	if (se)
+		fprintf(out, "(burst timing: self%% is an estimate from %llu windows; +- is its standard "
+			"error, counting each window as one sample)\n", (unsigned long long)p->windows);
+	fputc('\n', out);
+	fprintf(out, "%14s %7s%s %7s %14s %7s %12s  function\n", ns ? "self(ns)" : "self(ticks)", "self%",
+		se ? "     +-" : "", "cum%", ns ? "incl(ns)" : "incl(ticks)", "incl%", "calls");
 	for (size_t i = 0; i < shown; i++) {
 		const pp__fn_row_t *r = &rows[i];
 		cum += (double)r->self;
-		fprintf(out, "%14.0f %6.2f%% %6.2f%% %14.0f %6.2f%% %12llu  ", pp__ticks_ns(p, r->self),
-			gated ? 100.0 * (double)r->self / gated : 0, gated ? 100.0 * cum / gated : 0,
+		double share = gated ? (double)r->self / gated : 0;
+		fprintf(out, "%14.0f %6.2f%%", pp__ticks_ns(p, r->self), 100 * share);
+		if (se)
+			fprintf(out, " %6.2f", 100 * pp__report_share_se(p, share));
+		fprintf(out, " %6.2f%% %14.0f %6.2f%% %12llu  ", gated ? 100.0 * cum / gated : 0,
 			pp__ticks_ns(p, r->incl), gated ? 100.0 * (double)r->incl / gated : 0,
 			(unsigned long long)r->calls);
 		pp__report_put_text(out, pp__report_name(p, r->name));

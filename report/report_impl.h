@@ -65,6 +65,11 @@ size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *
 void pp__report_budget_line(FILE *out, const pp_profile_t *p);
 void pp__report_throttled_text(FILE *out, const pp_profile_t *p);
 
+/* Burst timing's error on a share of self time (report_flat.c): one
+ * standard error, counting each window as one sample of the run, sqrt(share
+ * x (1 - share) / windows); -1 for a profile not timed in windows. */
+double pp__report_share_se(const pp_profile_t *p, double share);
+
 /* A function's totals over its calling contexts (report_flat.c): self
  * time, inclusive time (recursion once), timed calls; name is its index. */
 typedef struct pp__fn_row {

@@ -172,6 +172,8 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		fputs("null", out);
 	fprintf(out, ",\n  \"timing\": \"%s\",\n  ", pp__report_timing_word(p->timing));
 	json_u64(out, "sample_n", p->sample_n, ",\n  ");
+	if (pp__report_share_se(p, 0) >= 0)
+		json_u64(out, "windows", p->windows, ",\n  ");
 	json_u64(out, "events", p->events, ",\n  ");
 	json_u64(out, "records", p->records, ",\n  ");
 	json_u64(out, "drops_table", p->drops_table, ",\n  ");
@@ -279,6 +281,7 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 	fputs(n ? "\n  ],\n" : "],\n", out);
 
 	/* Every node (not only those on the shown paths): the export is whole. */
+	double gated = (double)pp__profile_gated_ticks(p);
 	fputs("  \"nodes\": [", out);
 	for (uint32_t i = 0; i < p->nnodes; i++) {
 		const pp_pnode_t *nd = &p->nodes[i];
@@ -290,6 +293,11 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		pp__report_json_num(out, pp__ticks_ns(p, nd->self), 3);
 		if (nd->open) /* burst timing: inclusive time of calls a window cut */
 			fprintf(out, ",\n      \"open_ticks\": %llu", (unsigned long long)nd->open);
+		double se = pp__report_share_se(p, gated > 0 ? (double)nd->self / gated : 0);
+		if (se >= 0) { /* burst timing: the error on its share of self time */
+			fputs(",\n      \"self_share_se\": ", out);
+			pp__report_json_num(out, se, 6);
+		}
 		fputs(",\n      \"incl\": ", out);
 		json_incl(out, p, &nd->incl);
 		json_names(out, p, nd, "\n      ");

@@ -239,8 +239,9 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 	if (p->timing == PP_TIMING_SAMPLE)
 		fprintf(out, "  timing     sample (one event in %u timed; counts exact)\n", p->sample_n);
 	else if (p->timing == PP_TIMING_BURST)
-		fprintf(out, "  timing     burst (windows holding 1/%u of each thread's run timed; times are "
-			"the windows'; counts exact)\n", p->sample_n);
+		fprintf(out, "  timing     burst (windows holding 1/%u of each thread's run timed, %llu in "
+			"all; times are the windows'; counts exact)\n", p->sample_n,
+			(unsigned long long)p->windows);
 	else
 		fprintf(out, "  timing     %s\n", pp__report_timing_word(p->timing));
 	if (p->end_ns > p->start_ns)

@@ -82,6 +82,7 @@ static pp__ticker_t ticker = PP__TICKER_INIT(
 static void after_fork_child(void)
 {
 	last_round = pp_ticks();
+	__atomic_store_n(&pp__g.windows, 0, __ATOMIC_RELAXED); /* its profile counts its own */
 	if (__atomic_load_n(&pp__mode.timing, __ATOMIC_RELAXED) == PP_TIMING_BURST)
 		pp__ticker_restart_in_child(&ticker);
 }

@@ -231,6 +231,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->ticks_per_ns = pp__clock_ticks_per_ns();
 	p->timing = pp__mode.timing;
 	p->sample_n = pp__mode.sample_n;
+	p->windows = __atomic_load_n(&pp__g.windows, __ATOMIC_RELAXED);
 	p->selection = pp__select_describe();
 	p->roots = pp__select_roots();
 	p->gate_in = pp__g.gate_in;

@@ -86,6 +86,7 @@ void pp__window_open(pp__tls_t *t)
 	}
 	t->wend = start + len;
 	t->timing_now = 1;
+	__atomic_add_fetch(&pp__g.windows, 1, __ATOMIC_RELAXED);
 	pp__set_limits(t);
 	if (now >= t->wend) {
 		pp__window_busy = 0;

@@ -35,6 +35,8 @@ typedef struct pp__global {
 	 * the runtime's own threads (the namer, the gate-cost thread) used:
 	 * the profile's CPU time is the program's, over the run. */
 	uint64_t cpu_at_start, own_cpu;
+	/* Burst timing: windows opened, every thread's (gate_window.c). */
+	uint64_t windows;
 } pp__global_t;
 
 /* CPU time of the whole process (user + system, all threads), ns. */

@@ -30,7 +30,7 @@ PATHPROF_TIMING=burst:8 PATHPROF_OUT=b.pathprof ./prog 2000 2 2>err || fail "bur
 	fail "paths"
 cmp -s off.paths b.paths || fail "counts differ from the untimed run: $(diff off.paths b.paths | head -5)"
 "$pp" report b.pathprof >b.txt || fail "text report"
-grep -q "^  timing     burst (windows holding 1/8 of each thread's run timed; times are the windows'; counts exact)$" b.txt ||
+grep -q "^  timing     burst (windows holding 1/8 of each thread's run timed, [1-9][0-9]* in all; times are the windows'; counts exact)$" b.txt ||
 	fail "header: $(grep timing b.txt)"
 "$pp" report --raw --format json b.pathprof >b.json || fail "json"
 python3 - b.json <<'PY' || fail "profile: see above"
@@ -59,11 +59,34 @@ for n in d["nodes"]:
     f = n["path"][-1]
     f = "main" if f == "other" else f
     self[f] = self.get(f, 0) + n["self_ticks"]
+# each node's error on its share: sqrt(s (1 - s) / windows), windows counted
+W = d.get("windows", 0)
+if not 100 <= W <= 4000: bad("windows %r (a run of about 2 x 0.4 s at N = 8)" % W)
+for n in d["nodes"]:
+    s = n["self_ticks"] / total_self
+    if abs(n["self_share_se"] - (s * (1 - s) / W) ** 0.5) > 2e-6:
+        bad("%s: self_share_se %r for a share of %.6f and %d windows" % (n["path"], n["self_share_se"], s, W))
 want = {"main": 60 / 190, "work": 60 / 190, "step": 30 / 190, "rest": 40 / 190}
 for f, w in want.items():
     got = self.get(f, 0) / total_self
     if abs(got - w) > 0.04:
         bad("%s: %.1f %% of the self time, expected %.1f %%" % (f, 100 * got, 100 * w))
+PY
+# the flat view states each share's error beside it
+"$pp" report --raw --format flat b.pathprof >flat.txt || fail "flat"
+python3 - flat.txt b.json <<'PY' || fail "flat view: see above"
+import json, re, sys
+W = json.load(open(sys.argv[2]))["windows"]
+lines = open(sys.argv[1]).read().splitlines()
+if "(burst timing: self%% is an estimate from %d windows; +- is its standard error, counting each window as one sample)" % W not in lines:
+    print("  no note on the estimate's error"); sys.exit(1)
+rows = [l.split() for l in lines if re.match(r"^ +[0-9]+ +[0-9.]+% +[0-9.]+ +[0-9.]+%", l)]
+if len(rows) != 5:
+    print("  %d rows with an error column" % len(rows)); sys.exit(1)
+for r in rows:
+    s = float(r[1].rstrip("%")) / 100
+    if abs(float(r[2]) - 100 * (s * (1 - s) / W) ** 0.5) > 0.011:
+        print("  %s: +-%s for %s of %d windows" % (r[-1], r[2], r[1], W)); sys.exit(1)
 PY
 # a forked child keeps burst timing: its own pacer, its own windows
 PATHPROF_TIMING=burst:8 PATHPROF_OUT=fork.%p.pathprof ./prog 1000 fork 2>err || fail "fork run: $(cat err)"
@@ -81,7 +104,7 @@ for f in flat text html dot pprof folded; do
 	"$pp" report --format "$f" b.pathprof >out.$f 2>err || fail "format $f: $(cat err)"
 done
 grep -q ' main$' out.flat || fail "flat: no main: $(cat out.flat)"
-# a merge of the run with itself keeps the cut calls' time (doubled)
+# a merge of the run with itself keeps the cut calls' time and the windows (doubled)
 "$pp" merge -o m.pathprof b.pathprof b.pathprof || fail "merge"
 "$pp" report --raw --format json m.pathprof | python3 -c '
 import json, sys
@@ -89,5 +112,6 @@ d = json.load(sys.stdin)
 o = sum(n.get("open_ticks", 0) for n in d["nodes"] if n["path"] == ["main"])
 b = json.load(open("b.json"))
 w = sum(n.get("open_ticks", 0) for n in b["nodes"] if n["path"] == ["main"])
-sys.exit(0 if o == 2 * w and w > 0 else 1)' || fail "merge: cut time not added"
+sys.exit(0 if o == 2 * w and w > 0 and d["windows"] == 2 * b["windows"] else 1)' ||
+	fail "merge: cut time or windows not added"
 echo "ok: $via: burst timing: exact counts, self times add up, the known split"
