@@ -71,9 +71,16 @@ static uint32_t slot_of(uint64_t ra, uint64_t key)
 void pp__site_note(uint64_t ra, uint64_t key, int leave)
 {
 	for (uint32_t i = slot_of(ra, key);; i = (i + 1) & (SITE_SLOTS - 1)) {
-		uint64_t r = __atomic_load_n(&site_ra[i], __ATOMIC_ACQUIRE);
-		if (r == ra && __atomic_load_n(&site_key[i], __ATOMIC_RELAXED) == key)
-			return;
+		uint64_t r = __atomic_load_n(&site_ra[i], __ATOMIC_ACQUIRE), k;
+		if (r == ra) {
+			/* its claimer stores the key just after: wait a little for
+			 * it (a second slot would note the same site), else leave
+			 * the note to the call's next run */
+			for (int n = 0; n < 1000 && !(k = __atomic_load_n(&site_key[i], __ATOMIC_ACQUIRE)); n++)
+				;
+			if (!k || k == key)
+				return;
+		}
 		if (r)
 			continue;
 		if (__atomic_load_n(&nsites, __ATOMIC_RELAXED) >= SITE_SLOTS / 2)

@@ -45,64 +45,87 @@ size() { # a function's size from the symbol table of the file that holds it
 	[ "$1" = main ] || f=$lib
 	echo $((0x$(nm -S "$f" | awk -v f="$1" '$4 == f && ($3 == "T" || $3 == "t") { print $2 }')))
 }
-PATHPROF_BUDGET=5% PATHPROF_TIMING=on PATHPROF_OUT=p.pathprof ./probe "$(size helper)" "$(size mix)" "$(size batch)" \
-	"$(size main)" "$(size tick)" >mem.txt 2>err.txt || fail "run: $(cat mem.txt err.txt)"
 objdump -d probe >all.dis || fail "objdump"
 [ "$lib" = probe ] || objdump -d "$lib" >>all.dis || fail "objdump $lib"
+# the oracle: each function's bytes in the file and, for the three a budget
+# stops, each hook instruction and the byte site_patch.c must write
+cat >oracle.py <<'PY'
+import re
+FUNCS = ("helper", "mix", "tick", "batch", "main")
+STOPPED = ("helper", "mix", "tick")
+
+def listing(path):
+    """objdump's instructions of FUNCS: name -> [(offset, bytes, text)]"""
+    funcs, cur = {}, None
+    for line in open(path):
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = m.group(2) if m.group(2) in FUNCS else None
+            base = int(m.group(1), 16)
+            if cur:
+                funcs[cur] = []
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*(?:\t(.*))?$", line)
+        if cur and m and m.group(3) is not None:
+            funcs[cur].append((int(m.group(1), 16) - base, [int(b, 16) for b in m.group(2).split()],
+                               m.group(3)))
+        elif cur and m:  # a continuation line of a long instruction's bytes
+            o, b, t = funcs[cur][-1]
+            funcs[cur][-1] = (o, b + [int(x, 16) for x in m.group(2).split()], t)
+    return funcs
+
+def expected(funcs):
+    """name -> (file bytes, expected bytes, hook count, [(offset, byte, kind)], tail?), problems"""
+    out, bad = {}, []
+    for f, insns in funcs.items():
+        filebytes = [b for _, bs, _ in insns for b in bs]
+        want, n, patches, tail = list(filebytes), 0, [], False
+        for off, bs, text in insns:
+            m = re.search(r"__cyg_profile_func_(enter|exit)", text)
+            if not m:
+                continue
+            n += 1
+            kind = "e" if m.group(1) == "enter" else "x"
+            if f not in STOPPED:
+                continue
+            if text.startswith("call") and bs[0] == 0xe8:
+                patches.append((off, 0x3d, kind))
+            elif text.startswith("addr32 call") and bs[:2] == [0x67, 0xe8]:
+                patches.append((off + 1, 0x3d, kind))
+            elif text.startswith("call") and bs[:2] == [0xff, 0x15]:
+                patches.append((off, 0x8d, kind))
+            elif text.startswith("jmp") and (bs[0] == 0xe9 or bs[:2] == [0xff, 0x25]):
+                patches.append((off, 0xc3, kind))
+                tail = True
+            else:
+                bad.append("%s+%d: a hook instruction of a form not expected: %s" % (f, off, text))
+        for off, byte, _ in patches:
+            want[off] = byte
+        out[f] = (filebytes, want, n, patches, tail)
+    return out, bad
+PY
+sites=$(python3 -c '
+import sys; sys.path.insert(0, ".")
+from oracle import *
+e, bad = expected(listing("all.dis"))
+print(" ".join("%s:%d:%x:%s" % (f, o, b, k) for f in STOPPED for o, b, k in e.get(f, ((), (), 0, (), 0))[3]))
+') || fail "oracle"
+# shellcheck disable=SC2086
+PATHPROF_BUDGET=5% PATHPROF_TIMING=on PATHPROF_OUT=p.pathprof ./probe "$(size helper)" "$(size mix)" "$(size batch)" \
+	"$(size main)" "$(size tick)" $sites >mem.txt 2>err.txt || fail "run: $(cat mem.txt err.txt)"
 "$pp" report --format json p.pathprof >p.json || fail "report"
 "$pp" report p.pathprof >p.txt || fail "report text"
 grep -q "^             hook calls patched out of the code at 6 sites (0 left)$" p.txt ||
 	fail "text report: $(grep -A1 '^  budget' p.txt)"
-python3 - mem.txt all.dis p.json "$mode" <<'PY' || fail "see above"
-import json, re, sys
+python3 - mem.txt p.json "$mode" <<'PY' || fail "see above"
+import json, sys
+sys.path.insert(0, ".")
+from oracle import *
 mem = {l.split()[0]: [int(b, 16) for b in l.split()[1:]] for l in open(sys.argv[1])}
-# objdump: each function's instructions, offsets from its start, bytes, text
-funcs, cur = {}, None
-for line in open(sys.argv[2]):
-    m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
-    if m:
-        cur = m.group(2) if m.group(2) in mem else None
-        base = int(m.group(1), 16)
-        if cur:
-            funcs[cur] = []
-        continue
-    m = re.match(r"^\s+([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$", line)
-    if cur and m:
-        funcs[cur].append((int(m.group(1), 16) - base, [int(b, 16) for b in m.group(2).split()],
-                           m.group(3)))
-    elif cur and re.match(r"^\s+([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*$", line):
-        # a continuation line of a long instruction's bytes
-        m = re.match(r"^\s+([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*$", line)
-        funcs[cur][-1] = (funcs[cur][-1][0], funcs[cur][-1][1] + [int(b, 16) for b in m.group(2).split()],
-                          funcs[cur][-1][2])
-bad = []
-sites = {}
-tails = []
-for f, insns in funcs.items():
-    filebytes = []
-    for off, bs, text in insns:
-        filebytes += bs
-    want = list(filebytes)
-    n = 0
-    for off, bs, text in insns:
-        hook = "__cyg_profile_func_enter" in text or "__cyg_profile_func_exit" in text
-        if not hook:
-            continue
-        n += 1
-        if f not in ("helper", "mix", "tick"):
-            continue
-        if text.startswith("call") and bs[0] == 0xe8:
-            want[off] = 0x3d
-        elif text.startswith("addr32 call") and bs[:2] == [0x67, 0xe8]:
-            want[off + 1] = 0x3d
-        elif text.startswith("call") and bs[:2] == [0xff, 0x15]:
-            want[off] = 0x8d
-        elif text.startswith("jmp") and (bs[0] == 0xe9 or bs[:2] == [0xff, 0x25]):
-            want[off] = 0xc3
-            tails.append(f)
-        else:
-            bad.append("%s+%d: a hook instruction of a form not expected: %s" % (f, off, text))
-    sites[f] = n
+e, bad = expected(listing("all.dis"))
+sites = {f: v[2] for f, v in e.items()}
+tails = [f for f, v in e.items() if v[4]]
+for f, (filebytes, want, n, patches, tail) in e.items():
     # objdump runs on to the next symbol (alignment padding): nm's size
     want = want[:len(mem[f])]
     got = mem[f]
@@ -111,17 +134,17 @@ for f, insns in funcs.items():
     for i, (g, w) in enumerate(zip(got, want)):
         if g != w:
             bad.append("%s+%d: %02x in memory, expected %02x (file %02x)" % (f, i, g, w, filebytes[i]))
-tails = "tail jumps in " + (", ".join(tails) or "none")
-for f in ("helper", "mix", "tick"):
+tails = "tail jumps in " + (", ".join(sorted(tails)) or "none")
+for f in STOPPED:
     if sites.get(f, 0) < 2:
         bad.append("%s has %d hook instructions in the file" % (f, sites.get(f, 0)))
 if sites.get("batch", 0) < 2 or sites.get("main", 0) < 2:
     bad.append("hook instructions: %r" % sites)
-d = json.load(open(sys.argv[3]))
+d = json.load(open(sys.argv[2]))
 names = [t["function"] for t in d["throttled"]]
 if sorted(names) != ["helper", "mix", "tick"]:
     bad.append("throttled %r, expected helper, mix and tick" % names)
-want_sites = sites.get("helper", 0) + sites.get("mix", 0) + sites.get("tick", 0)
+want_sites = sum(sites.get(f, 0) for f in STOPPED)
 if d["unmatched"] != 0:
     bad.append("unmatched %d: an open call of tick lost its exit" % d["unmatched"])
 longest = max([n["incl"]["max_ns"] for n in d["nodes"] if n["path"] == ["long_tick", "tick"]] or [0])
@@ -135,6 +158,6 @@ for b in bad:
 if bad:
     sys.exit(1)
 print("ok: %s: hook instructions patched: helper's %d, mix's %d, tick's %d (%s); untouched: batch's %d, "
-      "main's %d; the open call of tick %.1f ms" % (sys.argv[4], sites["helper"], sites["mix"], sites["tick"],
+      "main's %d; the open call of tick %.1f ms" % (sys.argv[3], sites["helper"], sites["mix"], sites["tick"],
       tails, sites["batch"], sites["main"], longest / 1e6))
 PY
