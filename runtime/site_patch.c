@@ -39,6 +39,7 @@
  * under its ticker's lock, so no fork() copies a half-done patch. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,7 @@ void pp__site_patch_counts(uint32_t *patched, uint32_t *refused)
 #include "symbolize.h"
 
 static pp__symbolizer_t *sym;
-static uint32_t sym_nmaps;  /* mappings when it was opened */
+static int sym_modules;    /* modules loaded when it was opened */
 static pp__map_t scanned;   /* keys whose own code was searched for tail jumps */
 static int broken; /* mprotect was refused: patch nothing more */
 
@@ -374,6 +375,14 @@ static int handle(uint32_t i, uint32_t round)
 
 static void patch_pending(void);
 
+static int count_module(struct dl_phdr_info *info, size_t size, void *n)
+{
+	(void)info;
+	(void)size;
+	++*(int *)n;
+	return 0;
+}
+
 void pp__site_patch_pending(void)
 {
 	if (broken || __atomic_load_n(&nsites, __ATOMIC_ACQUIRE) == handled)
@@ -387,8 +396,10 @@ static void patch_pending(void)
 {
 	if (read_maps() != 0)
 		return;
-	if (sym && sym_nmaps != nmaps) {
-		/* something was mapped or unmapped (dlopen): report afresh */
+	int modules = 0;
+	dl_iterate_phdr(count_module, &modules);
+	if (sym && sym_modules != modules) {
+		/* a library was loaded or unloaded since: report afresh */
 		pp__symbolizer_close(sym);
 		sym = NULL;
 	}
@@ -400,7 +411,7 @@ static void patch_pending(void)
 				 "functions keep their hook calls", err);
 			return;
 		}
-		sym_nmaps = nmaps;
+		sym_modules = modules;
 	}
 	static uint32_t round;
 	round++;

@@ -9,11 +9,12 @@
  * HEX...", the functions' sizes given as arguments by the test (from nm),
  * so the test compares them with the file's bytes. The sites the test
  * expects patched follow; every loop runs until they are (see patched()).
- * One more thread has a call of tick open the whole time (it waits for
- * the others to end and a pause of several rounds) while they call tick a
- * million times: tick is stopped, but its exit hook may not be patched out
- * before that call has left through it (the test finds its one call of
- * 30 ms or more in the profile, and no unmatched exit).
+ * One more thread has a call of tick open the whole time, entered before
+ * the others start (it waits for them to end and a pause of several
+ * rounds) while they call tick a million times: tick is stopped, but its
+ * exit hook may not be patched out before that call has left through it
+ * (the test finds its one call of 30 ms or more in the profile, and no
+ * unmatched exit).
  * usage: patchprobe HELPER_SIZE MIX_SIZE BATCH_SIZE MAIN_SIZE TICK_SIZE [NAME:OFF:BYTE:KIND...] */
 #include <pthread.h>
 #include <stdint.h>
@@ -31,7 +32,7 @@ uint64_t helper(uint64_t x);
 void mix(uint64_t *acc, uint64_t x);
 void tick(uint64_t *acc, int wait);
 uint64_t batch(uint64_t from, int n);
-extern volatile int release_tick;
+extern volatile int release_tick, tick_waits;
 
 #ifndef PROBE_MAIN
 __attribute__((noinline)) uint64_t helper(uint64_t x)
@@ -46,10 +47,12 @@ __attribute__((noinline)) void mix(uint64_t *acc, uint64_t x)
 	*acc = (*acc ^ x) * 0x9e3779b97f4a7c15ull;
 }
 
-volatile int release_tick;
+volatile int release_tick, tick_waits;
 
 __attribute__((noinline)) void tick(uint64_t *acc, int wait)
 {
+	if (wait)
+		tick_waits = 1;
 	while (wait && !release_tick)
 		;
 	++*acc;
@@ -155,6 +158,9 @@ int main(int argc, char **argv)
 	struct timespec pause = { 0, 30 * 1000000 }, ms = { 0, 1000000 };
 	pthread_t t[2], lt, mt;
 	pthread_create(&lt, NULL, long_tick, &ticks[0]);
+	/* the long call is entered (and gated) before tick can be stopped */
+	while (!tick_waits)
+		nanosleep(&ms, NULL);
 	pthread_create(&mt, NULL, many_ticks, &ticks[1]);
 	for (int k = 0; k < 2; k++)
 		pthread_create(&t[k], NULL, worker, r[k]);
