@@ -1,6 +1,7 @@
 /* Once a budget stopped a cyg function, its hook calls are patched out of
  * the code, as ftrace turns mcount calls into no-ops and XRay unpatches its
- * sleds: a stopped cyg gate still cost two hook calls that returned at once
+ * sleds (the plugin's calls of pp_plugin_enter/pp_plugin_leave the same
+ * way; below, "hook" is either): a stopped cyg gate still cost two hook calls that returned at once
  * (7.5 ns a call of a 5 ns helper, bench/budget.sh); patched, its call
  * costs what the instrumented function's own code does.
  *
@@ -229,9 +230,9 @@ static int hook_at(uint64_t a)
 	const char *name = mod ? dwfl_module_addrinfo(mod, a, &off, &s, NULL, NULL, NULL) : NULL;
 	if (!name || off != 0)
 		return 0;
-	if (!strcmp(name, "__cyg_profile_func_enter"))
+	if (!strcmp(name, "__cyg_profile_func_enter") || !strcmp(name, "pp_plugin_enter"))
 		return 1;
-	if (!strcmp(name, "__cyg_profile_func_exit"))
+	if (!strcmp(name, "__cyg_profile_func_exit") || !strcmp(name, "pp_plugin_leave"))
 		return 2;
 	return 0;
 }
@@ -278,8 +279,8 @@ static int row_starts_at(Dwfl_Module *mod, uint64_t a)
 	return ok;
 }
 
-/* The exit hook's tail jumps in the function at fn: each found is made a
- * ret. Returns how many. */
+/* The exit hook's tail jumps in the function starting at fn: each found
+ * is made a ret. Returns how many. */
 static int patch_tail_jumps(uint64_t fn)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(pp__symbolizer_dwfl(sym), fn);
@@ -303,6 +304,30 @@ static int patch_tail_jumps(uint64_t fn)
 			n++;
 	}
 	return n;
+}
+
+/* The start of the function holding the code at a (0: none known). */
+static uint64_t function_at(uint64_t a)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(pp__symbolizer_dwfl(sym), a);
+	GElf_Off off;
+	GElf_Sym s;
+	if (!mod || !dwfl_module_addrinfo(mod, a, &off, &s, NULL, NULL, NULL))
+		return 0;
+	return a - off;
+}
+
+/* The function a stopped key gates: cyg's key is its address; the plugin's
+ * is a hash of its name, so the function is found from where its entry's
+ * call returned to (noted before, patched or not). 0: not yet known. */
+static uint64_t function_of(uint64_t key)
+{
+	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) != PP_FE_PLUGIN)
+		return key;
+	for (uint32_t i = 0; i < SITE_SLOTS; i++)
+		if (site_ra[i] && !site_leave[i] && __atomic_load_n(&site_key[i], __ATOMIC_ACQUIRE) == key)
+			return function_at(site_ra[i]);
+	return 0;
 }
 
 /* The call that returns to ra, if it calls the hook want (1 entry, 2 exit):
@@ -361,8 +386,11 @@ static int handle(uint32_t i, uint32_t round)
 		uint32_t seen;
 		if (pp__map_get(&scanned, key, &seen))
 			return 1;
+		uint64_t fn = function_of(key);
+		if (!fn)
+			return 0; /* its entry's site is not known yet */
 		pp__map_put(&scanned, key, 1);
-		int n = patch_tail_jumps(key);
+		int n = patch_tail_jumps(fn);
 		for (int k = 0; k < n; k++)
 			count(1);
 		if (!n)

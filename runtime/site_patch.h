@@ -1,11 +1,11 @@
-/* Patching the hook calls of stopped cyg functions out of the code
- * (site_patch.c). */
+/* Patching the hook calls of stopped cyg and plugin functions out of the
+ * code (site_patch.c). */
 #ifndef PP_SITE_PATCH_H
 #define PP_SITE_PATCH_H
 
 #include <stdint.h>
 
-/* A stopped key's cyg hook was called and returns to ra (leave: 0 for the
+/* A stopped key's cyg hook (or plugin shim) was called and returns to ra (leave: 0 for the
  * entry hook, 1 for the exit hook). Hot side: a probe of a fixed table,
  * no lock, no syscall; nothing once the table is half full. */
 void pp__site_note(uint64_t ra, uint64_t key, int leave);

@@ -16,10 +16,12 @@
 # call, 67 e8, for a hook the program defines; in a shared library it
 # stays a call through the GOT, ff 15); with "shared", the stopped
 # functions and batch live in a shared library of their own, built through
-# cyg too, whose hook calls go through its PLT.
+# cyg too, whose hook calls go through its PLT; with "plugin", the program
+# is built through the LLVM pass (CC its clang), whose calls of
+# pp_plugin_enter/pp_plugin_leave are patched the same way.
 # usage: patch.sh CC FLAGS SRCROOT PATHPROF WRAPPER WORKDIR
 set -u
-cc=$1 flags=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/patch-$1.$$
+cc=$1 flags=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/patch-$(basename "$1").$$
 mkdir -p "$work" || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 what="$cc $flags"
@@ -35,6 +37,11 @@ shared)
 		"$wrapper" --via=cyg "$cc" -O2 -pthread -DPROBE_MAIN "$src/tests/patch/patchprobe.c" \
 			-L. -lprobe -Wl,-rpath,"$work" -o probe >>build.log 2>&1 || fail "build: $(cat build.log)"
 	mode="$cc shared" ;;
+plugin)
+	flags=
+	"$wrapper" --via=plugin --plugin-mode=all "$cc" -O2 -pthread "$src/tests/patch/patchprobe.c" \
+		-o probe >build.log 2>&1 || fail "build: $(cat build.log)"
+	mode="plugin" ;;
 *)
 	"$wrapper" --via=cyg "$cc" -O2 $flags -pthread "$src/tests/patch/patchprobe.c" -o probe \
 		>build.log 2>&1 || fail "build: $(cat build.log)"
@@ -81,7 +88,7 @@ def expected(funcs):
         filebytes = [b for _, bs, _ in insns for b in bs]
         want, n, patches, tail = list(filebytes), 0, [], False
         for off, bs, text in insns:
-            m = re.search(r"__cyg_profile_func_(enter|exit)", text)
+            m = re.search(r"<(?:__cyg_profile_func_|pp_plugin_)(enter|exit|leave)[@>+]", text)
             if not m:
                 continue
             n += 1

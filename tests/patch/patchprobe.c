@@ -23,7 +23,11 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef __clang__
+#define NOT_GATED __attribute__((no_instrument_function, xray_never_instrument))
+#else
 #define NOT_GATED __attribute__((no_instrument_function))
+#endif
 
 /* The functions a budget stops, and batch: in the program, or with
  * -DPROBE_LIB in a shared library of their own (whose hook calls go

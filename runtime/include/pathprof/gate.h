@@ -60,10 +60,12 @@ extern PP_EXPORT uint32_t pp__throttle_n;
 PP_EXPORT void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site) PP_NOINSTR;
 PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 #define PP__THROTTLES(fe) ((fe) != PP_FE_XRAY)
-/* Where a cyg hook returns to: once its key is stopped, the runtime
- * patches the hook call out of the code there (runtime/site_patch.c).
- * Computed on the budget's branch only. */
-#define PP__SITE(fe) ((fe) == PP_FE_CYG ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
+/* Where a cyg hook or the plugin's shim returns to: once its key is
+ * stopped, the runtime patches the call out of the code there
+ * (runtime/site_patch.c). Computed on the budget's branch only. */
+#define PP__SITE(fe)                                                                         \
+	((fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN ? (uint64_t)(uintptr_t)__builtin_return_address(0) \
+						     : 0)
 /* A raii key stopped by a budget: its site says so, a load on the budget's
  * branch instead of the call to look the key up (bench/budget.sh). */
 #define PP__SITE_STOPPED(fe, key)                                                            \
