@@ -104,6 +104,21 @@ static int find_span(struct dl_phdr_info *info, size_t size, void *arg)
 	return s->in;
 }
 
+static int count_module(struct dl_phdr_info *info, size_t size, void *n)
+{
+	(void)info;
+	(void)size;
+	++*(int *)n;
+	return 0;
+}
+
+int pp__modules_loaded(void)
+{
+	int n = 0;
+	dl_iterate_phdr(count_module, &n);
+	return n;
+}
+
 int pp__modules_holds(uintptr_t a, size_t n)
 {
 	struct span s = { a, n, 0 };

@@ -4,7 +4,6 @@
  * up in the tables the pass emitted. Keys that cannot be named keep a
  * readable stand-in ("cyg:0x..."), never an empty name. */
 #define _GNU_SOURCE
-#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,27 +166,19 @@ const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **fi
  * sights, the selections): a code address that no module held when it was
  * opened belongs to a library loaded since, so the resolver is reopened
  * once for it when the loaded modules changed. The caller serialises. */
-static int count_modules(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)info;
-	(void)size;
-	(*(int *)arg)++;
-	return 0;
-}
-
 const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, const char **file,
 			     uint32_t *line)
 {
-	int mods = 0;
+	int mods;
 	if (!lr->r) {
-		dl_iterate_phdr(count_modules, &lr->modules);
+		lr->modules = pp__modules_loaded();
 		lr->r = pp__resolver_open();
 	}
 	if (!lr->r)
 		return NULL;
 	const char *n = pp__resolve(lr->r, fe, key, file, line);
 	if ((fe == PP_FE_CYG || fe == PP_FE_XRAY) && n && !strncmp(n, "0x", 2) &&
-	    (dl_iterate_phdr(count_modules, &mods), mods) != lr->modules) {
+	    (mods = pp__modules_loaded()) != lr->modules) {
 		pp__resolver_close(lr->r);
 		lr->modules = mods;
 		lr->r = pp__resolver_open();

@@ -118,6 +118,8 @@ void pp__names_retire(uintptr_t lo, uintptr_t hi);
 void pp__modules_hold(void);
 void pp__modules_release(void);
 int pp__modules_holds(uintptr_t a, size_t n);
+/* Modules loaded now (a change means a symbolizer must be reopened). */
+int pp__modules_loaded(void);
 
 /* Fatal signals (crash.c): write the profile before dying of them. */
 void pp__crash_arm(void);

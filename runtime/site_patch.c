@@ -40,7 +40,6 @@
  * under its ticker's lock, so no fork() copies a half-done patch. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,14 +402,6 @@ static int handle(uint32_t i, uint32_t round)
 
 static void patch_pending(void);
 
-static int count_module(struct dl_phdr_info *info, size_t size, void *n)
-{
-	(void)info;
-	(void)size;
-	++*(int *)n;
-	return 0;
-}
-
 void pp__site_patch_pending(void)
 {
 	if (broken || __atomic_load_n(&nsites, __ATOMIC_ACQUIRE) == handled)
@@ -424,8 +415,7 @@ static void patch_pending(void)
 {
 	if (read_maps() != 0)
 		return;
-	int modules = 0;
-	dl_iterate_phdr(count_module, &modules);
+	int modules = pp__modules_loaded();
 	if (sym && sym_modules != modules) {
 		/* a library was loaded or unloaded since: report afresh */
 		pp__symbolizer_close(sym);
