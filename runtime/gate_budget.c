@@ -11,7 +11,7 @@
 #define THROTTLE_BITS 12
 #define THROTTLE_SLOTS (1u << THROTTLE_BITS)
 
-PP_EXPORT uint32_t pp__throttle_n;
+uint32_t pp__throttle_n;
 /* the stopped keys: open addressing, key 0 empty, filled by the
  * throttling thread only, read by the gates with relaxed loads */
 static uint64_t set[THROTTLE_SLOTS];
@@ -46,7 +46,7 @@ void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t s
 				pp__site_note(site, key, 0);
 			return;
 		}
-		if (v >= PP__LIMIT(t->elimit) && v < t->tlimit && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
+		if (v >= PP__LIMIT(t->elimit) && v < pp__tlimit_of(t) && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
 			pp__push_timed_frame(t, v, key, tfe, sp, ra);
 			return;
 		}
@@ -54,15 +54,24 @@ void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t s
 	pp__enter_slow(key, fe, sp, ra);
 }
 
-/* A timed event's exit that did not find its frame on top: a stopped
- * key's (its entry pushed nothing), or the usual rare cases. */
+/* A timed event's exit once a key is stopped: a stopped key's with no
+ * frame of its own on top (its entry pushed nothing) does nothing; the
+ * others leave as the inline gate would, when it would. */
 void pp__leave_budget(uint64_t key, int fe, uint64_t site)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state == PP__ST_LIVE && stopped(key)) {
-		if (site)
-			pp__site_note(site, key, 1);
-		return;
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	if (t->state == PP__ST_LIVE) {
+		int own = v < t->dstate && PP__DS_FRAME(t, v)->key == key;
+		if (!own && stopped(key)) {
+			if (site)
+				pp__site_note(site, key, 1);
+			return;
+		}
+		if (own && v >= PP__LIMIT(t->limit) && v < pp__tlimit_of(t)) {
+			pp__pop_timed(t, v, pp_ticks());
+			return;
+		}
 	}
 	pp__leave_slow(key, fe);
 }

@@ -72,9 +72,7 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep);
 void pp__enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra);
 void pp__leave_checked(pp__tls_t *t, uint64_t key, int checked, uint64_t now);
 
-/* gate_timed.c */
-PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now);
-
+/* gate_timed.c (and gate_timed.h) */
 /* The node's timing record, allocated at first use; NULL without memory. */
 pp__segrt_t *pp__node_timing(pp__tls_t *t, pp__path_t *p);
 

@@ -20,7 +20,7 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d)
 {
 	pp__slab_t *s = pp__slab_of(t);
 	uint64_t h = t->hash;
-	uint64_t mask = t->mask;
+	uint64_t mask = t->smask / sizeof(pp__slot_t);
 	pp__slot_t *slot = NULL;
 	for (uint64_t i = pp__slot_index(h, mask), n = 0; n <= mask; i++, n++) {
 		pp__slot_t *c = t->table + (i & mask);

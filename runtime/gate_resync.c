@@ -9,6 +9,7 @@
 
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#include "gate_timed.h"
 
 /* Beyond the bound: skip the frame but keep its parent from passing for a
  * leaf, and count it. */

@@ -14,6 +14,8 @@
 
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#define PP__TIMED_EVENT_END(t) (t->timing_now = 0, pp__set_limits(t))
+#include "gate_timed.h"
 #include "gate_window.h"
 
 void pp__event_timing(pp__tls_t *t, pp__frame_t *f)
@@ -97,7 +99,7 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
  * signal handler interrupted; its exit ends the timed event. Clocks that
  * step back (migration across unsynchronised sockets) give 0, never a huge
  * unsigned value. */
-PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
+void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 {
 	if (PP_UNLIKELY(pp__window_busy) && (now >= t->wend || (PP__DS_FRAME(t, v)->kids & PP__KIDS_CUT))) {
 		pp__pop(t, v); /* a signal handler's gate amid a window's edge */
@@ -122,7 +124,7 @@ PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	if (!root)
 		f[-1].kids += incl;
 	uint64_t h = t->hash;
-	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
+	pp__slot_t *sl = pp__slot_at(t->table, t->smask, h);
 	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : pp__node_get(t, d);
 	pp__slab_t *s = pp__slab_of(t);
 	uint32_t leaf = v & 1u;
@@ -145,49 +147,14 @@ PP_NOINLINE void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 }
 
 /* The exit of a timed event's gate when nothing else is rare (tlimit; the
- * bound and key are checked inline, pp__leave). The common case (the node
- * and its histogram row exist, the clock moved forward, the children took
- * less than the gate) makes no call, so it needs no saved registers;
- * anything else goes to pp__pop_timed_rare as a tail call, before any state has
- * changed. About 47 instructions: the frame and the node's probe (12), the
- * times (6), the burst window's end (2: a compare with memory and its
- * branch; bench/gateinstr.sh, timed, depth 3: 153.5 -> 155.8 a gate), the
- * cell and its row (9), sum, self, min and max (7), the leaf count (2), the
- * pop and the parent's children (6). A cut frame (PP__KIDS_CUT) fails the
- * children test and goes out of line at no extra cost. */
+ * bound and key are checked inline, pp__leave): the call raii's inline exit
+ * makes. */
 void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now)
 {
-	pp__frame_t *f = PP__DS_FRAME(t, v);
-	uint64_t h = t->hash;
-	pp__slot_t *sl = t->table + pp__slot_index(h, t->mask);
-	pp__path_t *p;
-	pp__segrt_t *g;
-	if (PP_UNLIKELY(sl->hash != h) || PP_UNLIKELY(!(g = (pp__segrt_t *)(p = sl->path)->seg)))
-		return pp__pop_timed_rare(t, v, now);
-	uint64_t incl = now - f->t, kids = f->kids;
-	if (PP_UNLIKELY(now <= f->t) || PP_UNLIKELY(kids >= incl) || PP_UNLIKELY(now >= t->wend))
-		return pp__pop_timed_rare(t, v, now);
-	uint32_t c = pp__hist_cell(incl);
-	uint32_t ref = g->rows[c / PP_HIST_SUB];
-	if (PP_UNLIKELY(!ref))
-		return pp__pop_timed_rare(t, v, now);
-	uint64_t hb = f->hash_before;
-	p->count += v & 1u;
-	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
-	g->sum += incl;
-	g->self += incl - kids;
-	if (incl < g->min)
-		g->min = incl;
-	if (incl > g->max)
-		g->max = incl;
-	t->hash = hb;
-	t->dstate = PP__DS_OFF(v);
-	if (hb != PP__SEED) {
-		f[-1].kids += incl;
-		return;
-	}
-	if (t->wend != PP__NO_WINDOW)
-		return; /* a burst window goes on into the next event */
-	t->timing_now = 0; /* the event's root: the timed event ends */
-	pp__set_limits(t);
+	pp__pop_timed_fast(t, v, now);
+}
+
+void pp__timed_event_end(pp__tls_t *t)
+{
+	PP__TIMED_EVENT_END(t);
 }

@@ -8,8 +8,10 @@
 /* In a frame's children total: the frame was open when its window opened,
  * so its exit is a cut call (gate_window.c). The timed exit's test that
  * the children took less than the gate then fails, and the exit goes out
- * of line at no cost to the others. */
-#define PP__KIDS_CUT (1ull << 63)
+ * of line at no cost to the others. Bit 62, not 63: that test compares as
+ * signed numbers, so that a clock stepping back (a negative inclusive
+ * time) fails it too, and no tick count reaches 2^62 (48 years at 3 GHz). */
+#define PP__KIDS_CUT (1ull << 62)
 
 /* Set while a window opens, closes or takes a cut exit: a signal
  * handler's gate that lands meanwhile leaves the window alone (it counts,

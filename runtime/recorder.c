@@ -452,7 +452,7 @@ int pp__trace_attach(pp__tls_t *t, int fe)
 	t->trace = b;
 	PP__LIMIT_SET(t->limit, 0);
 	PP__LIMIT_SET(t->elimit, 0);
-	t->tlimit = 0;
+	PP__LIMIT_SET(t->tlimit, 0);
 	return 0;
 }
 

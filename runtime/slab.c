@@ -228,6 +228,7 @@ static pp__slab_t *slab_carve(uint64_t paths)
 	s->frames[0].sp = PP__SP_NONE;
 	s->table = (pp__slot_t *)(m + table_off);
 	s->mask = slots - 1;
+	_Static_assert(sizeof(pp__slot_t) == 16, "pp__slot_at scales by 16 bytes");
 	s->capacity = paths;
 	return s;
 }
@@ -336,7 +337,7 @@ void pp__slab_attach(pp__tls_t *t, pp__slab_t *s)
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;
-	t->mask = s->mask;
+	t->smask = s->mask * sizeof(pp__slot_t);
 	t->hash = PP__SEED;
 	t->dstate = 0;
 	t->wend = PP__NO_WINDOW;
@@ -449,7 +450,7 @@ static void fresh_arena_after_fork(void)
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;
-	t->mask = s->mask;
+	t->smask = s->mask * sizeof(pp__slot_t);
 	pthread_setspecific(exit_key, s);
 }
 

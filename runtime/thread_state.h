@@ -19,6 +19,24 @@ enum { PP__ST_NEW = 0, PP__ST_REGISTERING = 1, PP__ST_LIVE = 2, PP__ST_DEAD = 3 
  * their own lean way under the same bound. A function selection sends every
  * gate out of line; a root selection only the entries (elimit), so that the
  * slow path sees each key entered while the exits stay inline. */
+/* The lean way's limit but for a budget, from the selection and the bound:
+ * the budget's own slow paths (gate_budget.c) apply it to the keys a
+ * budget did not stop. */
+static inline uint32_t pp__lean_limit(const pp__tls_t *t, uint32_t sel, uint32_t bound)
+{
+	return PP__TIMING && t->timing_now && !t->trace && !t->excess && !sel ? bound : 0;
+}
+
+static inline uint32_t pp__tlimit_of(const pp__tls_t *t)
+{
+	return pp__lean_limit(t, pp__selecting, pp__config.depth * PP__FRAME_BYTES);
+}
+
+/* Once a budget stopped a key, no timed gate takes the lean way: the
+ * inline entry then need not test the budget (4 instructions a timed
+ * gate). The throttling thread zeroes the tlimit of every thread when it
+ * stops a key, and again at each round, which settles a thread that read
+ * the count just before it grew. */
 static inline void pp__set_limits(pp__tls_t *t)
 {
 	uint32_t bound = pp__config.depth * PP__FRAME_BYTES;
@@ -26,7 +44,8 @@ static inline void pp__set_limits(pp__tls_t *t)
 	int rare = t->trace || t->timing_now || t->excess || (sel & PP__SEL_FUNCTIONS);
 	PP__LIMIT_SET(t->limit, rare ? 0 : bound);
 	PP__LIMIT_SET(t->elimit, rare || sel ? 0 : bound);
-	t->tlimit = PP__TIMING && t->timing_now && !t->trace && !t->excess && !sel ? bound : 0;
+	uint32_t lean = pp__lean_limit(t, sel, bound);
+	PP__LIMIT_SET(t->tlimit, lean && __atomic_load_n(&pp__throttle_n, __ATOMIC_RELAXED) ? 0 : lean);
 }
 
 /* The thread has no slab any more (it is exiting, or a forked child got
@@ -35,7 +54,7 @@ static inline void pp__gate_dead(pp__tls_t *t)
 {
 	PP__LIMIT_SET(t->limit, 0);
 	PP__LIMIT_SET(t->elimit, 0);
-	t->tlimit = 0;
+	PP__LIMIT_SET(t->tlimit, 0);
 	t->state = PP__ST_DEAD;
 	t->excess = 0;
 	t->dstate = 0;

@@ -204,6 +204,13 @@ static void throttle_end(void)
 	__atomic_store_n(&thread_cpu, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
 }
 
+/* A budget stopped a key: the thread's timed gates leave the lean way
+ * (runtime/thread_state.h). */
+static void no_lean_way(pp__tls_t *t)
+{
+	PP__LIMIT_SET(t->tlimit, 0);
+}
+
 static uint64_t throttle_round(void)
 {
 	uint64_t t0 = now_ns(CLOCK_MONOTONIC);
@@ -212,6 +219,8 @@ static uint64_t throttle_round(void)
 		pp__gate_cost_measure();
 	if ((pp__g.gate_in > 0 || pp__g.gate_out > 0) && scan() == 0)
 		judge(pp__g.gate_in, pp__g.gate_out);
+	if (__atomic_load_n(&pp__throttle_n, __ATOMIC_ACQUIRE))
+		pp__slab_for_each_owner(no_lean_way);
 	/* stopped cyg keys' hook calls seen since the last round */
 	if (!pp__g.mixed_frontends)
 		pp__site_patch_pending();

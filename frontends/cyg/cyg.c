@@ -2,8 +2,13 @@
  * with -finstrument-functions. Key = the function's address, named at dump
  * time from the ELF symbol tables. The hooks only forward to the inline gate;
  * they are themselves never instrumented, and the runtime's slow paths save
- * errno, so instrumented code sees no side effect. */
+ * errno, so instrumented code sees no side effect. The exit takes a timed
+ * event's common case inline (runtime/gate_timed.h). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize") /* as runtime/gate_timed.c */
+#endif
 #include <pathprof/gate.h>
+#include "gate_timed.h"
 
 PP_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site) PP_NOINSTR;
 PP_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site) PP_NOINSTR;
@@ -17,5 +22,5 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	(void)call_site;
-	pp__leave((uint64_t)(uintptr_t)fn, PP_FE_CYG);
+	pp__leave_with((uint64_t)(uintptr_t)fn, PP_FE_CYG, pp__pop_timed_fast);
 }

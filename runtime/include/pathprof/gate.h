@@ -47,16 +47,13 @@ PP_EXPORT void pp__leave_resync(uint64_t key) PP_COLD;
  * left (pp__leave); it finishes the pop. */
 PP_EXPORT void pp__leaf_miss(pp__tls_t *t, uint32_t v) PP_NOINSTR;
 
-/* Keys whose gates a budget stopped (PATHPROF_BUDGET, runtime/throttle.c):
- * pp__throttle_n counts them, 0 until the first. Only a timed event's
- * inline push tests it (a budget times every event): once a key is
- * stopped, those entries go out of line, where pp__enter_slow looks the key
- * up; a stopped key's exit finds no frame of its own on top, so it goes out
- * of line too, where pp__leave_slow does (one entered before the stop
- * leaves as usual). XRay stops a key by unpatching it and
- * never tests. Entering: is key stopped? Leaving: is it stopped with no
- * frame of its own on top? */
-extern PP_EXPORT uint32_t pp__throttle_n;
+/* Keys whose gates a budget stopped (PATHPROF_BUDGET, runtime/throttle.c;
+ * pp__throttle_n in state.h counts them). A budget times every event; once
+ * a key is stopped, every thread's tlimit is 0 (runtime/thread_state.h), so
+ * a timed event's gates go out of line, and there to these, which look the
+ * key up. XRay stops a key by unpatching it and never comes here.
+ * Entering: is key stopped? Leaving: is it stopped with no frame of its own
+ * on top (one entered before the stop leaves as usual)? */
 PP_EXPORT void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site) PP_NOINSTR;
 PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 #define PP__THROTTLES(fe) ((fe) != PP_FE_XRAY)
@@ -165,7 +162,7 @@ PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, in
 	/* Claim the frame before filling it: a signal handler that runs gated
 	 * code in between then pushes above it instead of overwriting it. The
 	 * barrier only stops the compiler reordering; it costs no instruction. */
-	t->dstate = (v | 1u) + PP__FRAME_BYTES;
+	t->dstate = PP__DS_OFF(v) + PP__FRAME_BYTES + 1u; /* v's bits 1-5 are 0: one lea */
 	__asm__ volatile("" ::: "memory");
 	f->hash_before = hb;
 	/* GCC's SLP vectoriser (on at -O2 since GCC 12) otherwise pairs the
@@ -205,7 +202,7 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 {
 	if (v & 1u) {
 		uint64_t h = t->hash;
-		pp__slot_t *s = t->table + pp__slot_index(h, t->mask);
+		pp__slot_t *s = pp__slot_at(t->table, t->smask, h);
 		if (PP_UNLIKELY(s->hash != h)) {
 			pp__leaf_miss(t, v);
 			return;
@@ -230,8 +227,9 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	if (PP_UNLIKELY(v >= PP__LIMIT(t->elimit))) {
 		/* A timed event's gate, inline: the same checks against the
 		 * bound itself, the push, the entry timestamp. Once a budget
-		 * stopped a key, out of line (pp__enter_slow tests the key). */
-		if (PP__TIMING && v < t->tlimit && (!PP__THROTTLES(fe) || PP_LIKELY(!pp__throttle_n)) &&
+		 * stopped a key, tlimit is 0 and a timed gate goes out of line
+		 * (pp__enter_budget tests the key). */
+		if (PP__TIMING && v < PP__LIMIT(t->tlimit) &&
 		    (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key)))
 			pp__push_timed_frame(t, v, key, fe, sp, PP__RA(fe));
 		else if (PP__THROTTLES(fe) && pp__throttle_n) {
@@ -261,14 +259,15 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
  * table lookup. A key mismatch means frames above the one left are dead (or
  * the exit is unmatched), sorted out of line. XRay leaves unchecked (its
  * shim matches exits itself). */
-PP_INLINE void pp__leave(uint64_t key, int fe)
+typedef void (*pp__pop_timed_fn)(pp__tls_t *t, uint32_t v, uint64_t now);
+PP_INLINE void pp__leave_with(uint64_t key, int fe, pp__pop_timed_fn pop_timed)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (PP_UNLIKELY(v >= PP__LIMIT(t->limit))) {
-		if (PP__TIMING && v < t->tlimit &&
+		if (PP__TIMING && v < PP__LIMIT(t->tlimit) &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
-			pp__pop_timed(t, v, pp_ticks());
+			pop_timed(t, v, pp_ticks());
 		else if (PP__THROTTLES(fe) && pp__throttle_n) {
 			if (!PP__SITE_STOPPED(fe, key))
 				pp__leave_budget(key, fe, PP__SITE(fe));
@@ -282,6 +281,13 @@ PP_INLINE void pp__leave(uint64_t key, int fe)
 		return;
 	}
 	pp__pop(t, v);
+}
+
+/* The runtime's own hooks (cyg, plugin) pass the timed exit inline
+ * (runtime/gate_timed.h); code compiled into the program calls it. */
+PP_INLINE void pp__leave(uint64_t key, int fe)
+{
+	pp__leave_with(key, fe, pp__pop_timed);
 }
 
 /* Gated code in a signal handler. Without this, the handler's gates nest
@@ -309,7 +315,7 @@ PP_INLINE pp_signal_state_t pp_signal_begin(void)
 {
 	pp__tls_t *t = &pp__tls;
 	pp_signal_state_t s = {t->hash,	 0,	   t->excess_sp,  t->wend,   t->dstate, PP__LIMIT(t->limit),
-			       PP__LIMIT(t->elimit), t->excess, t->timing_now, t->tlimit, 0};
+			       PP__LIMIT(t->elimit), t->excess, t->timing_now, PP__LIMIT(t->tlimit), 0};
 	/* The interrupted top frame may be half-pushed or half-popped: hide
 	 * its position, so that a handler on an alternate stack above it does
 	 * not take it for dead. Its leaf bit is in the saved dstate. */
@@ -338,7 +344,7 @@ PP_INLINE void pp_signal_end(const pp_signal_state_t *s)
 	t->excess = s->excess;
 	t->excess_sp = s->excess_sp;
 	t->timing_now = s->timing_now;
-	t->tlimit = s->tlimit;
+	PP__LIMIT_SET(t->tlimit, s->tlimit);
 	PP__LIMIT_SET(t->limit, s->limit);
 	PP__LIMIT_SET(t->elimit, s->elimit);
 	if (s->top)

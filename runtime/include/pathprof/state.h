@@ -81,7 +81,7 @@ typedef struct pp_site {
 /* dstate arithmetic (see pp__tls_t). */
 #define PP__FRAME_BYTES 64u
 #define PP__DS_DEPTH(v) ((uint32_t)(v) >> 6)
-#define PP__DS_OFF(v) ((uint32_t)(v) & ~(PP__FRAME_BYTES - 1u))
+#define PP__DS_OFF(v) ((uint64_t)(uint32_t)(v) & ~(uint64_t)(PP__FRAME_BYTES - 1u))
 #define PP__DS_FRAME(t, v) ((pp__frame_t *)((char *)(t)->stack + PP__DS_OFF(v)))
 
 typedef struct pp__slot {
@@ -90,7 +90,7 @@ typedef struct pp__slot {
 } pp__slot_t;
 
 /* A thread's limit and elimit are also written by burst timing's pacer
- * thread (runtime/burst.c): 32-bit aligned words, whose plain loads and
+ * thread (runtime/burst.c), its tlimit by a budget's (runtime/throttle.c): 32-bit aligned words, whose plain loads and
  * stores are single instructions on x86-64 and AArch64. The gate and the
  * runtime use plain ones (an atomic load costs the gate two instructions,
  * atomic stores in the timing switch two more an event), except under
@@ -127,7 +127,7 @@ typedef struct pp__slot {
  * one of them changes. The thread state's symbol carries it, so an object
  * compiled against another version's headers fails to link ("undefined
  * reference to pp__tls_abi3") instead of running silently wrong (#27). */
-#define PP_ABI 6
+#define PP_ABI 7
 #define PP__ABI_SYM2(v) pp__tls_abi##v
 #define PP__ABI_SYM(v) PP__ABI_SYM2(v)
 #define pp__tls PP__ABI_SYM(PP_ABI)
@@ -138,11 +138,13 @@ typedef struct pp__tls {
 	uint32_t limit;
 	pp__frame_t *stack; /* stack[-1] is a sentinel: the resync check needs no depth test */
 	pp__slot_t *table;
-	uint64_t mask;
+	uint64_t smask;       /* the table's slot mask in bytes: (slots - 1) * 16 */
 	struct pp__slab *slab;
 	uint32_t timing_now; /* the current event is being timed (limit is 0) */
 	uint32_t tlimit;     /* ... and nothing else is rare: the limit its gates go
-			      * their lean way under (the bound times 64), else 0 */
+			      * their lean way under (the bound times 64), else 0;
+			      * 0 too once a budget stopped a key, written then by
+			      * the throttling thread (runtime/throttle.c) */
 	uint32_t elimit;     /* the entry's own limit: limit, or 0 while a selection
 			      * (PATHPROF_ROOT, PATHPROF_FUNCTIONS) must see every
 			      * key entered (runtime/select.c); never above limit */
@@ -170,6 +172,8 @@ typedef struct pp__mode {
 
 extern PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
 extern PP_EXPORT pp__mode_t pp__mode;
+/* Keys a budget stopped, 0 until the first (runtime/gate_budget.c). */
+extern PP_EXPORT uint32_t pp__throttle_n;
 
 /* Per-thread record of one calling-context node: the path prefix that ends
  * at a gate, named by the running hash while that gate is open; its keys
@@ -198,6 +202,14 @@ struct pp__slab {
 PP_INLINE uint64_t pp__slot_index(uint64_t h, uint64_t mask)
 {
 	return (h >> 32) & mask;
+}
+
+/* The same slot's address from a mask in bytes (pp__tls_t's smask): bits 32
+ * and up of the hash, already times the slot's 16 bytes, so a shift, a mask
+ * and an add (the gate's leaf exit saves the scaling shift). */
+PP_INLINE pp__slot_t *pp__slot_at(pp__slot_t *table, uint64_t smask, uint64_t h)
+{
+	return (pp__slot_t *)(void *)((char *)table + ((h >> 28) & smask));
 }
 
 /* Plain timestamp counter read, no fence: ordering against neighbouring loads
