@@ -146,6 +146,11 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	}
 }
 
+void pp__pop_timed_rare_incl(pp__tls_t *t, uint32_t v, uint64_t incl)
+{
+	pp__pop_timed_rare(t, v, PP__DS_FRAME(t, v)->t + incl);
+}
+
 /* The exit of a timed event's gate when nothing else is rare (tlimit; the
  * bound and key are checked inline, pp__leave): the call raii's inline exit
  * makes. */

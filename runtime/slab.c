@@ -337,6 +337,7 @@ void pp__slab_attach(pp__tls_t *t, pp__slab_t *s)
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;
+	t->abase = pp__arena.base;
 	t->smask = s->mask * sizeof(pp__slot_t);
 	t->hash = PP__SEED;
 	t->dstate = 0;
@@ -450,6 +451,7 @@ static void fresh_arena_after_fork(void)
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;
 	t->table = s->table;
+	t->abase = pp__arena.base;
 	t->smask = s->mask * sizeof(pp__slot_t);
 	pthread_setspecific(exit_key, s);
 }

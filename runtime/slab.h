@@ -72,9 +72,7 @@ typedef struct pp__arena {
 	struct pp__shm_hdr *hdr; /* at base when exported, else NULL */
 } pp__arena_t;
 
-/* Exported: the cyg and plugin hooks' inline timed exit reads base
- * (gate_timed.h). */
-extern PP_EXPORT pp__arena_t pp__arena;
+extern pp__arena_t pp__arena;
 
 /* Run-time configuration, fixed at init from PATHPROF_*. */
 typedef struct pp__config {

@@ -126,6 +126,7 @@ static pp__tls_t *thread_state(slab_use_t *u, int have_ref, uint64_t ref)
 		t->slab = old->slab;
 		t->stack = old->stack;
 		t->table = old->table;
+		t->abase = old->abase;
 		t->smask = old->smask;
 		t->hash = PP__SEED;
 		t->wend = PP__NO_WINDOW;

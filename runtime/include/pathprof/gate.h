@@ -158,11 +158,13 @@ PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, in
 				       uint64_t ra, int decide)
 {
 	uint64_t hb = t->hash;
-	pp__frame_t *f = PP__DS_FRAME(t, v);
+	uint64_t off = PP__DS_OFF(v);
+	pp__frame_t *f = (pp__frame_t *)(void *)((char *)t->stack + off);
 	/* Claim the frame before filling it: a signal handler that runs gated
 	 * code in between then pushes above it instead of overwriting it. The
-	 * barrier only stops the compiler reordering; it costs no instruction. */
-	t->dstate = PP__DS_OFF(v) + PP__FRAME_BYTES + 1u; /* v's bits 1-5 are 0: one lea */
+	 * barrier only stops the compiler reordering; it costs no instruction.
+	 * The new state from the frame's offset (v's bits 1-5 are 0): one add. */
+	t->dstate = (uint32_t)(off + PP__FRAME_BYTES + 1u);
 	__asm__ volatile("" ::: "memory");
 	f->hash_before = hb;
 	/* GCC's SLP vectoriser (on at -O2 since GCC 12) otherwise pairs the
@@ -187,10 +189,14 @@ PP_INLINE pp__frame_t *pp__push(pp__tls_t *t, uint32_t v, uint64_t key, int fe, 
 	return pp__push_frame(t, v, key, fe, sp, ra, 1);
 }
 
-/* Push a timed event's frame: the push, no children yet, the entry time. */
+/* Push a timed event's frame: the push, no children yet, the entry time.
+ * No timing decision: the thread is timing already, and an event that
+ * starts here (in a burst window, or a signal handler's inside a timed
+ * event) is timed with it; without the call the push keeps nothing across
+ * one (a saved register less a timed gate). */
 PP_INLINE void pp__push_timed_frame(pp__tls_t *t, uint32_t v, uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
-	pp__frame_t *f = pp__push(t, v, key, fe, sp, ra);
+	pp__frame_t *f = pp__push_frame(t, v, key, fe, sp, ra, 0);
 	f->kids = 0;
 	f->t = pp_ticks();
 }

@@ -139,6 +139,7 @@ typedef struct pp__tls {
 	pp__frame_t *stack; /* stack[-1] is a sentinel: the resync check needs no depth test */
 	pp__slot_t *table;
 	uint64_t smask;       /* the table's slot mask in bytes: (slots - 1) * 16 */
+	char *abase;          /* the arena's base: the timed exit's histogram rows */
 	struct pp__slab *slab;
 	uint32_t timing_now; /* the current event is being timed (limit is 0) */
 	uint32_t tlimit;     /* ... and nothing else is rare: the limit its gates go
