@@ -144,6 +144,24 @@ PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, u
 PP_INLINE int pp__off_top(const pp__tls_t *t, uint32_t v, int fe, uint64_t sp, uint64_t key)
 {
 	const pp__frame_t *f = PP__DS_FRAME(t, v) - 1;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (fe != PP_FE_RAII) {
+		/* One compare, both ways: above (the usual nesting) pushes after
+		 * a taken branch, below goes out of line, the same position
+		 * (a hook of an inlined callee) tests the key; a compiler's
+		 * own code compares twice (one instruction a gate there). */
+		__asm__ goto("cmpq %1, %0\n\tja %l[above]\n\tjb %l[below]"
+			     : /* no outputs */
+			     : "m"(f->sp), "r"(sp)
+			     : "cc"
+			     : above, below);
+		return f->key == key;
+	above:
+		return 0;
+	below:
+		return 1;
+	}
+#endif
 	if (PP_LIKELY(f->sp > sp))
 		return 0;
 	return fe == PP_FE_RAII || f->sp < sp || f->key == key;
