@@ -48,6 +48,7 @@
 
 #include "runtime.h"
 #include "site_patch.h"
+#include "throttle.h"
 
 #define SITE_BITS 12
 #define SITE_SLOTS (1u << SITE_BITS)
@@ -346,29 +347,6 @@ static int patch_call(uint64_t ra, int want)
 	return 0;
 }
 
-/* Is a frame of key open in some thread? Read racily from each thread's
- * state: a stopped key pushes no new frame, so once none is seen (a round
- * after the stop, when an entry that raced the stop has long pushed its
- * frame) none can appear. */
-static uint64_t probe_key;
-static int probe_open;
-
-static void probe(pp__tls_t *t)
-{
-	uint32_t depth = PP__DS_DEPTH(__atomic_load_n(&t->dstate, __ATOMIC_RELAXED));
-	pp__frame_t *stack = __atomic_load_n(&t->stack, __ATOMIC_RELAXED);
-	for (uint32_t d = 0; stack && d < depth && d < pp__config.depth && !probe_open; d++)
-		probe_open = __atomic_load_n(&stack[d].key, __ATOMIC_RELAXED) == probe_key;
-}
-
-static int key_open(uint64_t key)
-{
-	probe_key = key;
-	probe_open = 0;
-	pp__slab_for_each_owner(probe);
-	return probe_open;
-}
-
 /* Handle slot i: 1 done, 0 to look at again next round. An exit hook is
  * patched only once no frame of its key is open anywhere: a frame opened
  * before the stop must still meet its exit. */
@@ -376,7 +354,7 @@ static int handle(uint32_t i, uint32_t round)
 {
 	uint64_t ra = site_ra[i], key = site_key[i];
 	int leave = site_leave[i];
-	if (leave && (round == site_round[i] || key_open(key)))
+	if (leave && (round == site_round[i] || pp__throttle_key_open(key)))
 		return 0;
 	int r = patch_call(ra, leave ? 2 : 1);
 	if (r == 0 && leave) {

@@ -42,6 +42,7 @@
 
 static double budget;    /* fraction of the work; 0: no budget */
 static int (*fe_hook)(uint64_t key);
+static void (*fe_round)(void); /* the front-end's own work each round */
 static pp__throttle_entry_t list[PP__THROTTLE_MAX];
 static uint32_t nlist;   /* published with release stores */
 static uint32_t full;    /* the list filled up: later candidates kept gated */
@@ -75,9 +76,33 @@ double pp__throttle_budget(void)
 	return budget;
 }
 
-void pp__throttle_frontend(int (*stop)(uint64_t key))
+void pp__throttle_frontend(int (*stop)(uint64_t key), void (*round)(void))
 {
+	__atomic_store_n(&fe_round, round, __ATOMIC_RELEASE);
 	__atomic_store_n(&fe_hook, stop, __ATOMIC_RELEASE);
+}
+
+/* Is a frame of key open in some thread? Read racily from each thread's
+ * state: a stopped key pushes no new frame, so once none is seen (a round
+ * after the stop, when an entry that raced the stop has long pushed its
+ * frame) none can appear. */
+static uint64_t probe_key;
+static int probe_open;
+
+static void probe(pp__tls_t *t)
+{
+	uint32_t depth = PP__DS_DEPTH(__atomic_load_n(&t->dstate, __ATOMIC_RELAXED));
+	pp__frame_t *stack = __atomic_load_n(&t->stack, __ATOMIC_RELAXED);
+	for (uint32_t d = 0; stack && d < depth && d < pp__config.depth && !probe_open; d++)
+		probe_open = __atomic_load_n(&stack[d].key, __ATOMIC_RELAXED) == probe_key;
+}
+
+int pp__throttle_key_open(uint64_t key)
+{
+	probe_key = key;
+	probe_open = 0;
+	pp__slab_for_each_owner(probe);
+	return probe_open;
 }
 
 uint32_t pp__throttle_list(const pp__throttle_entry_t **out)
@@ -221,6 +246,9 @@ static uint64_t throttle_round(void)
 		judge(pp__g.gate_in, pp__g.gate_out);
 	if (__atomic_load_n(&pp__throttle_n, __ATOMIC_ACQUIRE))
 		pp__slab_for_each_owner(no_lean_way);
+	void (*round)(void) = __atomic_load_n(&fe_round, __ATOMIC_ACQUIRE);
+	if (round)
+		round();
 	/* stopped cyg keys' hook calls seen since the last round */
 	if (!pp__g.mixed_frontends)
 		pp__site_patch_pending();

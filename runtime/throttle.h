@@ -27,8 +27,12 @@ double pp__throttle_budget(void);
 void pp__throttle_start(void);
 void pp__throttle_stop(void);
 /* A front-end that stops a key's gates itself (XRay: unpatch its sleds):
- * stop(key) returns 0 when it did; otherwise the key goes to the gates' set. */
-PP_EXPORT void pp__throttle_frontend(int (*stop)(uint64_t key));
+ * stop(key) returns 0 when it did; otherwise the key goes to the gates' set.
+ * round, if not NULL, runs on the throttling thread at the end of each
+ * round (XRay unpatches there what no open call needs any more). */
+PP_EXPORT void pp__throttle_frontend(int (*stop)(uint64_t key), void (*round)(void));
+/* Is a frame of key open in some thread? The throttling thread only. */
+PP_EXPORT int pp__throttle_key_open(uint64_t key);
 /* Stop key's gates (gate_budget.c): the gates of the injectors that test
  * the set return at once from then on. The throttling thread only. */
 void pp__throttle_stop_key(uint64_t key);

@@ -71,6 +71,7 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 
 /* First arming: the map, calibration and the handler. Under arm_lock. */
 static int throttle_stop(uint64_t key);
+static void throttle_round(void);
 
 static PP_NOINSTR int prepare(void)
 {
@@ -98,7 +99,7 @@ static PP_NOINSTR int prepare(void)
 		return -1;
 	}
 	prepared = 1;
-	pp__throttle_frontend(throttle_stop);
+	pp__throttle_frontend(throttle_stop, throttle_round);
 	return 0;
 }
 
@@ -109,26 +110,55 @@ static PP_NOINSTR void set_armed(const pp__xray_map_t *m, int32_t id, uint8_t v)
 	__atomic_store_n(&m->armed[id], v, __ATOMIC_RELAXED);
 }
 
-/* A budget stops a function (runtime/throttle.c): its sleds are unpatched,
- * so from then on it costs what an unarmed function costs. Frames of it
- * open now end unseen, as at a disarm. 0 when unpatched. */
+/* A budget stops a function (runtime/throttle.c) in two steps. At once its
+ * id is unarmed: the handler ignores its entries (pp__xray_stopping), so
+ * it opens no frame. Its sleds are unpatched later, at the end of a round
+ * after the next in which no thread has a frame of it open (throttle_round):
+ * a call open at the stop must still meet its exit sled, and an entry that
+ * passed the handler's test just before the stop has pushed its frame by
+ * then. From the unpatch on, it costs what an unarmed function costs. */
+uint32_t pp__xray_stopping;
+static struct {
+	int32_t id;
+	uint32_t round; /* the round of the stop */
+} pending[PP__THROTTLE_MAX];
+static uint32_t npending, rounds;
+
 static PP_NOINSTR int throttle_stop(uint64_t key)
 {
 	pthread_mutex_lock(&arm_lock);
 	int rc = -1;
 	const pp__xray_map_t *m = pp__xray_map;
-	if (prepared > 0 && m && key >= 1 && key <= m->n) {
+	if (prepared > 0 && m && key >= 1 && key <= m->n && npending < PP__THROTTLE_MAX) {
 		set_armed(m, (int32_t)key, 0);
-		int st = __xray_unpatch_function((int32_t)key);
-		__atomic_fetch_add(&pp__xray_generation, 1, __ATOMIC_RELAXED);
-		if (st == PP_XRAY_SUCCESS)
-			rc = 0;
-		else
-			pp__warn("xray: unpatching function id %llu for the budget failed (status %d)",
-				 (unsigned long long)key, st);
+		__atomic_store_n(&pp__xray_stopping, 1, __ATOMIC_RELEASE);
+		pending[npending].id = (int32_t)key;
+		pending[npending].round = rounds;
+		npending++;
+		rc = 0;
 	}
 	pthread_mutex_unlock(&arm_lock);
 	return rc;
+}
+
+static PP_NOINSTR void throttle_round(void)
+{
+	pthread_mutex_lock(&arm_lock);
+	rounds++;
+	uint32_t keep = 0;
+	for (uint32_t i = 0; i < npending; i++) {
+		int32_t id = pending[i].id;
+		if (prepared > 0 && (rounds - pending[i].round < 2 || pp__throttle_key_open((uint64_t)id))) {
+			pending[keep++] = pending[i];
+			continue;
+		}
+		int st = prepared > 0 ? __xray_unpatch_function(id) : PP_XRAY_SUCCESS;
+		if (st != PP_XRAY_SUCCESS)
+			pp__warn("xray: unpatching function id %d for the budget failed (status %d); its "
+				 "entries stay ignored", id, st);
+	}
+	npending = keep;
+	pthread_mutex_unlock(&arm_lock);
 }
 
 int pp_xray_arm(void)

@@ -32,6 +32,10 @@ extern pp__xray_map_t *pp__xray_map;
 /* Bumped by each disarm: exits of frames open then were never seen. */
 extern uint32_t pp__xray_generation;
 
+/* Set once a budget stopped an id whose sleds are still patched (arm.c):
+ * the handler then ignores the entries of ids not armed. */
+extern uint32_t pp__xray_stopping;
+
 /* The handler every patched sled calls. */
 void pp__xray_handler(int32_t fid, int type) PP_NOINLINE;
 

@@ -293,7 +293,10 @@ PP_INLINE void pp__leave_with(uint64_t key, int fe, pp__pop_timed_fn pop_timed)
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pop_timed(t, v, pp_ticks());
 		else if (PP__THROTTLES(fe) && pp__throttle_n) {
-			if (!PP__SITE_STOPPED(fe, key))
+			/* a stopped raii site leaves here unless its frame is on
+			 * top (entered before the stop: it leaves as usual) */
+			if (!PP__SITE_STOPPED(fe, key) ||
+			    (v < v + PP__FRAME_BYTES && PP__DS_FRAME(t, v)->key == key))
 				pp__leave_budget(key, fe, PP__SITE(fe));
 		}
 		else
