@@ -237,12 +237,14 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 	t->dstate = PP__DS_OFF(v);
 }
 
-/* Enter a gate. Untimed, about 24 instructions (gcc -O2, raii): load
- * dstate, compare with the entry's limit (the switch to every rare case,
- * timed events, recording and a root selection included), the resync compare of the top frame's
- * position, four stores into the frame (three but for raii), the mix (xor,
- * multiply), two stores into the thread state, the event-start test.
- * bench/gateinstr.sh counts it (with the exit) under callgrind. */
+/* Enter a gate. Untimed, about 23 instructions (gcc -O2, raii; the cyg
+ * hook 20 and ret, 3 more for a hook of an inlined callee): load dstate,
+ * compare with the entry's limit (the switch to every rare case, timed
+ * events, recording and a root selection included), the resync compare of
+ * the top frame's position, four stores into the frame (three but for
+ * raii), the mix (xor, multiply), two stores into the thread state, the
+ * event-start test. bench/gateinstr.sh and bench/inlinstr.sh count it
+ * (with the exit) under callgrind. */
 PP_INLINE void pp__enter(uint64_t key, int fe)
 {
 	pp__tls_t *t = &pp__tls;
@@ -275,8 +277,8 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 	pp__push(t, v, key, fe, sp, PP__RA(fe));
 }
 
-/* Leave the gate entered with `key` (fe as at entry). Untimed, about 12
- * instructions and 8 more for a leaf: load dstate, subtract one level,
+/* Leave the gate entered with `key` (fe as at entry). Untimed, about 16
+ * instructions and 9 more for a leaf (the cyg hook): load dstate, subtract one level,
  * compare with the limit (depth 0 wraps and fails it too), the resync
  * compare of the top frame's key, restore hash and dstate; a leaf (the bit
  * says no child was entered) bumps its path's count through a one-probe
