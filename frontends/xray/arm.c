@@ -116,8 +116,8 @@ static PP_NOINSTR void set_armed(const pp__xray_map_t *m, int32_t id, uint8_t v)
  * after the next in which no thread has a frame of it open (throttle_round):
  * a call open at the stop must still meet its exit sled, and an entry that
  * passed the handler's test just before the stop has pushed its frame by
- * then. From the unpatch on, it costs what an unarmed function costs. */
-uint32_t pp__xray_stopping;
+ * then. Meanwhile the handler is the one that tests (no cost to the usual
+ * one). From the unpatch on, it costs what an unarmed function costs. */
 static struct {
 	int32_t id;
 	uint32_t round; /* the round of the stop */
@@ -131,7 +131,8 @@ static PP_NOINSTR int throttle_stop(uint64_t key)
 	const pp__xray_map_t *m = pp__xray_map;
 	if (prepared > 0 && m && key >= 1 && key <= m->n && npending < PP__THROTTLE_MAX) {
 		set_armed(m, (int32_t)key, 0);
-		__atomic_store_n(&pp__xray_stopping, 1, __ATOMIC_RELEASE);
+		if (!npending)
+			__xray_set_handler(pp__xray_handler_stopping);
 		pending[npending].id = (int32_t)key;
 		pending[npending].round = rounds;
 		npending++;
@@ -157,6 +158,8 @@ static PP_NOINSTR void throttle_round(void)
 			pp__warn("xray: unpatching function id %d for the budget failed (status %d); its "
 				 "entries stay ignored", id, st);
 	}
+	if (npending && !keep && prepared > 0)
+		__xray_set_handler(pp__xray_handler);
 	npending = keep;
 	pthread_mutex_unlock(&arm_lock);
 }

@@ -289,15 +289,14 @@ static PP_NOINLINE void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 
 /* An id a budget stopped, its sleds not yet unpatched (arm.c): its calls
  * open no frame; the exits of those open before the stop are matched. */
-static PP_NOINLINE int stopped(int32_t fid)
+static inline __attribute__((always_inline)) int stopped(int32_t fid)
 {
 	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
 	return m && fid >= 1 && (size_t)fid <= m->n && !__atomic_load_n(&m->armed[fid], __ATOMIC_RELAXED);
 }
 
-void pp__xray_handler(int32_t fid, int type)
+static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type, uintptr_t fp, int check)
 {
-	uintptr_t fp = HANDLER_BASE();
 	if ((unsigned)type > PP_XRAY_TAIL)
 		return;
 	/* errno is not saved here: nothing below sets it, and the runtime's
@@ -305,14 +304,23 @@ void pp__xray_handler(int32_t fid, int type)
 	uintptr_t slot = calibrated ? fp + (uintptr_t)slot_off[type] : 0;
 	xstack_t *x = &xs;
 	if (type == PP_XRAY_ENTRY) {
-		if (PP_UNLIKELY(__atomic_load_n(&pp__xray_stopping, __ATOMIC_RELAXED)) && stopped(fid))
+		if (check && stopped(fid))
 			return;
 		on_entry(x, fid, slot);
-	}
-	else if (type == PP_XRAY_EXIT)
+	} else if (type == PP_XRAY_EXIT)
 		on_exit(x, fid, slot);
 	else
 		on_tail(x, fid, slot);
+}
+
+void pp__xray_handler(int32_t fid, int type)
+{
+	dispatch(fid, type, HANDLER_BASE(), 0);
+}
+
+void pp__xray_handler_stopping(int32_t fid, int type)
+{
+	dispatch(fid, type, HANDLER_BASE(), 1);
 }
 
 /* Calibration: patch only the probes, call the tail probe, and record the
