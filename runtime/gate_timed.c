@@ -81,12 +81,7 @@ static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__
 	if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, c / PP_HIST_SUB)))
 		return -1;
 	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
-	g->sum += incl;
-	g->self += self;
-	if (incl < g->min)
-		g->min = incl;
-	if (incl > g->max)
-		g->max = incl;
+	pp__seg_times(g, incl, self);
 	return 0;
 }
 

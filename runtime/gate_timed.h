@@ -23,6 +23,18 @@ PP_EXPORT void pp__timed_event_end(pp__tls_t *t) PP_NOINSTR;
 #define PP__TIMED_EVENT_END(t) pp__timed_event_end(t)
 #endif
 
+/* A timed exit's times into its node's record, beside its histogram cell
+ * (the fast case below and gate_timed.c's rare one). */
+static inline __attribute__((always_inline)) void pp__seg_times(pp__segrt_t *g, uint64_t incl, uint64_t self)
+{
+	g->sum += incl;
+	g->self += self;
+	if (incl < g->min)
+		g->min = incl;
+	if (incl > g->max)
+		g->max = incl;
+}
+
 /* The exit at state v (the bound and key checked by pp__leave) when the
  * node and its histogram row exist, the clock moved forward and the
  * children took less than the gate. About 43 instructions: the frame and
@@ -64,12 +76,7 @@ static inline __attribute__((always_inline)) void pp__pop_timed_fast(pp__tls_t *
 	uint64_t self = incl - kids;
 	__asm__("" : "+r"(self)); /* a subtraction, not a reload of the sum */
 	((uint64_t *)(t->abase + ((size_t)ref << 7)))[c.col]++;
-	g->sum += incl;
-	g->self += self;
-	if (incl < g->min)
-		g->min = incl;
-	if (incl > g->max)
-		g->max = incl;
+	pp__seg_times(g, incl, self);
 	uint64_t hb = f->hash_before;
 	t->hash = hb;
 	t->dstate = (uint32_t)PP__DS_OFF(v);

@@ -7,15 +7,9 @@
 # leaves whose paths say the helper's frames are elided; a merge adds the
 # throttled counts; bad settings are one warning line and no budget.
 # usage: budget.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
-set -u
-via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/budget-$1.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $via: $*"; exit 1; }
-cd "$work" || exit 1
-extra= def=
-[ "$via" = plugin ] && extra=--plugin-mode=all
-[ "$via" = raii ] && def=-DPATHPROF_RAII
+script=budget
+# shellcheck source=tests/report/via_common.sh
+. "$(dirname "$0")/via_common.sh"
 "$wrapper" --via="$via" $extra "$cc" $def -O2 "$src/bench/budget.c" -o prog >build.log 2>&1 || fail "build: $(cat build.log)"
 "$pp" run --budget 5% --out b.pathprof --top 0 ./prog >run.txt 2>run.err || fail "run: $(cat run.err)"
 "$pp" report --format json b.pathprof >b.json || fail "report json"

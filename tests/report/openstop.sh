@@ -7,15 +7,9 @@
 # with its frame open returned at its exit without leaving it, and the call
 # was lost.
 # usage: openstop.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
-set -u
-via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/openstop-$1.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $via: $*"; exit 1; }
-cd "$work" || exit 1
-extra= def=
-[ "$via" = plugin ] && extra=--plugin-mode=all
-[ "$via" = raii ] && def=-DPATHPROF_RAII
+script=openstop
+# shellcheck source=tests/report/via_common.sh
+. "$(dirname "$0")/via_common.sh"
 "$wrapper" --via="$via" $extra "$cc" $def -O2 -I"$src/bench" "$src/tests/report/openstop.c" -o prog -lpthread \
 	>build.log 2>&1 || fail "build: $(cat build.log)"
 "$pp" run --budget 5% --out o.pathprof --top 0 ./prog 200 >run.txt 2>run.err || fail "run: $(cat run.err)"

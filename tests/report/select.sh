@@ -7,14 +7,9 @@
 # otherwise) has no helper node and the same phases. A profile without
 # times, or without the measured gate cost, is refused in one line.
 # usage: select.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
-set -u
-via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/select-$1.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $via: $*"; exit 1; }
-cd "$work" || exit 1
-extra=
-[ "$via" = plugin ] && extra=--plugin-mode=all
+script=select
+# shellcheck source=tests/report/via_common.sh
+. "$(dirname "$0")/via_common.sh"
 "$wrapper" --via="$via" $extra "$cc" -O2 "$src/bench/compensate.c" -o prog >build.log 2>&1 || fail "build: $(cat build.log)"
 PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_OUT=all.pathprof ./prog >/dev/null || fail "run"
 "$pp" select all.pathprof >drop.txt 2>sel.err || fail "select: $(cat sel.err)"
