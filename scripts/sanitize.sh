@@ -83,7 +83,7 @@ run()
 # of gcc and clang cannot share a process, so a program one compiler links
 # against the shared libpathprof the other built is left out (tests/wrapper:
 # tests/modules, tests/crash, tests/safety and tests/patch: *-clang in the gcc build and *-gcc in the clang build;
-# tests/report's gatecost, select and budget and tests/timing's burst through xray (clang) in the gcc
+# tests/report's gatecost, select, budget and openstop and tests/timing's burst through xray (clang) in the gcc
 # build, raii and cyg (gcc) and tests/capture (gcc) in the clang build); the static
 # library mixes fine and stays in.
 unit_tests()
@@ -116,7 +116,7 @@ for cfg in $configs; do
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
 		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" \
-			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^patch-cyg-$other(-noplt|-shared)?\$|^(report-(gatecost|select|budget)|timing-burst)-($otherfe)\$|^($otherfe)\$")
+			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^patch-cyg-$other(-noplt|-shared)?\$|^(report-(gatecost|select|budget|openstop)|timing-burst)-($otherfe)\$|^($otherfe)\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null
