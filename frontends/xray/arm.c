@@ -111,13 +111,14 @@ static PP_NOINSTR void set_armed(const pp__xray_map_t *m, int32_t id, uint8_t v)
 }
 
 /* A budget stops a function (runtime/throttle.c) in two steps. At once its
- * id is unarmed: the handler ignores its entries (pp__xray_stopping), so
+ * id is unarmed and the handler that tests for it is installed
+ * (pp__xray_handler_stopping, which ignores the entries of unarmed ids), so
  * it opens no frame. Its sleds are unpatched later, at the end of a round
  * after the next in which no thread has a frame of it open (throttle_round):
- * a call open at the stop must still meet its exit sled, and an entry that
- * passed the handler's test just before the stop has pushed its frame by
- * then. Meanwhile the handler is the one that tests (no cost to the usual
- * one). From the unpatch on, it costs what an unarmed function costs. */
+ * a call open at the stop must still meet its exit sled, and an entry the
+ * usual handler took just before the stop has pushed its frame by then.
+ * Once none is pending, the usual handler (which tests nothing) is back.
+ * From the unpatch on, it costs what an unarmed function costs. */
 static struct {
 	int32_t id;
 	uint32_t round; /* the round of the stop */
