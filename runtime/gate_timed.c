@@ -1,9 +1,10 @@
 /* The timed exit and the timing decision. Every exit of a timed event
  * records its gate's inclusive and self time into its node: the fast case
- * (pp__pop_timed, called from the inline exit) makes no call; the rest
- * (a new node, a new histogram row, a clock that stepped back) goes to
- * pp__pop_timed_rare. The sampling decision is taken at an event's first
- * gate (pp__event_timing, from the inline entry). */
+ * (gate_timed.h: pp__pop_timed here, which raii's inline exit calls, and
+ * inline in the cyg and plugin hooks) makes no call; the rest (a new node,
+ * a new histogram row, a clock that stepped back, a burst window's edge)
+ * goes to pp__pop_timed_rare. The sampling decision is taken at an event's
+ * first gate (pp__event_timing, from the inline entry). */
 /* GCC's SLP vectoriser packs the node record's adjacent counters into SSE
  * loads, shuffles and stores: six instructions for two adds on every timed
  * exit. */
