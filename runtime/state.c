@@ -4,6 +4,8 @@
 #include "runtime.h"
 
 PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
+/* Referred to by executables that define their own weak pp__tls (state.h). */
+PP_EXPORT const int pp__runtime_abi = PP_ABI;
 PP_EXPORT pp__mode_t pp__mode = {PP_TIMING_OFF, 64};
 pp__global_t pp__g;
 

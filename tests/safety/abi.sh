@@ -24,7 +24,8 @@ if link "$work/old"; then
 	echo "FAIL: an object of ABI $((abi - 1)) linked against the runtime of ABI $abi"
 	exit 1
 fi
-grep -q "undefined reference to .pp__tls_abi$((abi - 1))" "$work/err" ||
+# an executable's object names the ABI mark, a shared library's the state
+grep -Eq "undefined reference to .pp__(tls|runtime)_abi$((abi - 1))" "$work/err" ||
 	{ echo "FAIL: the link error does not name the ABI: $(cat "$work/err")"; exit 1; }
 link "$src/runtime/include" || { echo "FAIL: the current headers do not link: $(cat "$work/err")"; exit 1; }
 PATHPROF_OUT=/dev/null "$work/p" || { echo "FAIL: the program failed"; exit 1; }

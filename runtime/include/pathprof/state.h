@@ -131,6 +131,9 @@ typedef struct pp__slot {
 #define PP__ABI_SYM2(v) pp__tls_abi##v
 #define PP__ABI_SYM(v) PP__ABI_SYM2(v)
 #define pp__tls PP__ABI_SYM(PP_ABI)
+#define PP__ABI_MARK2(v) pp__runtime_abi##v
+#define PP__ABI_MARK(v) PP__ABI_MARK2(v)
+#define pp__runtime_abi PP__ABI_MARK(PP_ABI)
 
 typedef struct pp__tls {
 	uint64_t hash;
@@ -171,7 +174,25 @@ typedef struct pp__mode {
 	uint32_t sample_n;
 } pp__mode_t;
 
+/* The thread state is the runtime's (runtime/state.c), but code compiled
+ * into an executable (-fPIE or not PIC) reaches it at a constant offset from
+ * the thread pointer, where a shared library's code loads that offset from
+ * the GOT and keeps it in a register across the gated body: the executable
+ * carries a weak definition of its own, to which the dynamic linker binds
+ * the runtime's references too (the executable is first in the lookup
+ * order), so every part of the process uses that one copy. raii's gate
+ * saves a load and a saved register (bench/gateinstr.sh: 5 instructions a
+ * gate at depth 3). A weak definition links against any runtime, so the
+ * executable also refers to the runtime's ABI mark, which an object of
+ * another ABI misses at link time (#27). */
+#if !defined(PP_NOT_A_HOST) && defined(__x86_64__) && (defined(__PIE__) || !defined(__PIC__))
+extern PP_EXPORT __thread pp__tls_t pp__tls __attribute__((tls_model("local-exec")));
+__attribute__((weak)) PP_EXPORT __thread pp__tls_t pp__tls;
+extern PP_EXPORT const int pp__runtime_abi;
+__attribute__((used)) static const int *const pp__runtime_abi_ref = &pp__runtime_abi;
+#else
 extern PP_EXPORT __thread pp__tls_t pp__tls PP_TLS_IE;
+#endif
 extern PP_EXPORT pp__mode_t pp__mode;
 /* Keys a budget stopped, 0 until the first (runtime/gate_budget.c). */
 extern PP_EXPORT uint32_t pp__throttle_n;
