@@ -4,7 +4,8 @@
 # budget the helper (its gates cost several times its work) is dropped and
 # the spins, main and the two phases are kept, in every output form; the
 # next run with the list (PATHPROF_XRAY for xray, PATHPROF_FUNCTIONS
-# otherwise) has no helper node and the same phases. A profile without
+# otherwise; raii also rebuilt with pathprof-cc --exclude-functions=@FILE)
+# has no helper node and the same phases. A profile without
 # times, or without the measured gate cost, is refused in one line.
 # usage: select.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
 script=select
@@ -31,11 +32,25 @@ if [ "$via" = xray ]; then
 else
 	PATHPROF_TIMING=on PATHPROF_FUNCTIONS="$list" PATHPROF_OUT=sel.pathprof ./prog >/dev/null || fail "rerun"
 fi
-nodes=$("$pp" report --format json sel.pathprof | python3 -c '
+nodes_of() {
+	"$pp" report --format json "$1" | python3 -c '
 import json, sys
-print(" ".join(sorted(">".join(n["path"]) for n in json.load(sys.stdin)["nodes"])))')
+print(" ".join(sorted(">".join(n["path"]) for n in json.load(sys.stdin)["nodes"])))'
+}
+nodes=$(nodes_of sel.pathprof)
 case " $nodes " in *helper*) fail "helper still gated: $nodes" ;; esac
 [ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "nodes: $nodes"
+# raii: the list rebuilds the program without the dropped gates, which the
+# compiler removes (five sites, one per gated function, become four)
+if [ "$via" = raii ]; then
+	"$wrapper" --via=raii --exclude-functions=@drop.txt "$cc" -O2 "$src/bench/compensate.c" -o prog-sel \
+		>build.log 2>&1 || fail "rebuild with the list: $(cat build.log)"
+	sites=$(nm prog | grep -c 'pp__site_')/$(nm prog-sel | grep -c 'pp__site_')
+	[ "$sites" = 5/4 ] || fail "gate sites before/after the list: $sites"
+	PATHPROF_TIMING=on PATHPROF_OUT=rebuilt.pathprof ./prog-sel >/dev/null || fail "rebuilt run"
+	nodes=$(nodes_of rebuilt.pathprof)
+	[ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "rebuilt nodes: $nodes"
+fi
 # refusals: untimed, and (under a selection) no measured cost
 PATHPROF_TIMING=off PATHPROF_XRAY=all PATHPROF_OUT=off.pathprof ./prog >/dev/null
 "$pp" select off.pathprof >/dev/null 2>e1 && fail "an untimed profile was accepted"

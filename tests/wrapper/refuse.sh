@@ -50,6 +50,15 @@ refuse "pathprof-cc: --xray-threshold=many is not a number of instructions." \
 	--via=xray --xray-threshold=many clang -c x.c -o out.o
 refuse "pathprof-cc: --xray-no-tail-calls applies to --via=xray, not --via=cyg." \
 	--via=cyg --xray-no-tail-calls gcc -c x.c -o out.o
+refuse "pathprof-cc: --exclude-functions applies to --via=cyg and --via=raii, not --via=plugin." \
+	--via=plugin --exclude-functions=f clang -c x.c -o out.o
+refuse "pathprof-cc: --exclude-functions=lex*: raii gates are matched by whole name at compile time: no globs or '!'." \
+	--via=raii --exclude-functions='lex*' gcc -c x.c -o out.o
+refuse "pathprof-cc: --exclude-functions=@missing.txt: cannot read missing.txt." \
+	--via=raii --exclude-functions=@missing.txt gcc -c x.c -o out.o
+: >empty.txt
+refuse "pathprof-cc: --exclude-functions=@empty.txt: the file names no function." \
+	--via=cyg --exclude-functions=@empty.txt gcc -c x.c -o out.o
 if command -v clang >/dev/null 2>&1; then
 	refuse "pathprof-cc: --exclude-files needs gcc: clang has no -finstrument-functions-exclude-file-list (use --exclude-functions, or mark functions PP_NOINSTR)." \
 		--via=cyg --exclude-files=vendor/ clang -c x.c -o out.o

@@ -12,9 +12,23 @@
 
 PP_EXTERN_C_BEGIN
 
+/* A gate whose name `pathprof-cc --exclude-functions` lists is not there:
+ * the wrapper's header defines PP_RAII_EXCLUDED(name), which the compiler
+ * folds (names are literals or __func__), so such a gate holds no site and
+ * its variable is a constant null that the leave tests away. */
+#ifdef PP_RAII_EXCLUDED
+#define PP__RAII_KEEPS(name) (!PP_RAII_EXCLUDED(name))
+#else
+#define PP__RAII_KEEPS(name) 1
+#endif
+
 /* The cleanup variable holds the site: the key the leave checks. */
 PP_INLINE void pp__raii_leave(const pp_site_t **site)
 {
+#ifdef PP_RAII_EXCLUDED
+	if (!*site)
+		return;
+#endif
 	pp__leave((uint64_t)(uintptr_t)*site, PP_FE_RAII);
 }
 
@@ -35,7 +49,8 @@ PP_EXTERN_C_END
 	static pp_site_t PP__CAT(pp__site_, __LINE__) = {name, __FILE__, __LINE__, 0};    \
 	const pp_site_t *PP__CAT(pp__gate_, __LINE__)                                     \
 		__attribute__((cleanup(pp__raii_leave), unused)) =                        \
-			pp__raii_enter(&PP__CAT(pp__site_, __LINE__))
+			PP__RAII_KEEPS(name) ? pp__raii_enter(&PP__CAT(pp__site_, __LINE__))    \
+					     : (const pp_site_t *)0
 
 /* Gate the enclosing function under its own name (__func__). */
 #define PP_GATE_FN() PP_GATE(__func__)
