@@ -3,7 +3,8 @@
 # calls of a 5 ns helper, then 100 spins of 100 us; default 300 batches):
 # plain, every function gated and timed, and the same binary with
 # PATHPROF_BUDGET=5% (no rebuild, no list: the runtime stops what is not
-# worth its gate). Each build through xray (clang), cyg and raii (gcc). The
+# worth its gate). Each build through xray (clang), cyg and raii (gcc); raii
+# also rebuilt without the gates `pathprof select --budget 5%` drops. The
 # program's own time (it prints it) and the process's wall time, medians of
 # interleaved runs, as ratios to the plain build of the same compiler.
 # usage: bench/budget.sh BUILD_DIR [RUNS] [BATCHES]   (default 7, 300)
@@ -28,6 +29,12 @@ gcc $opt "$src" -o "$tmp/plain-gcc"
 "$wrap" --via=cyg gcc $opt "$src" -o "$tmp/cyg"
 "$wrap" --via=raii gcc $opt -DPATHPROF_RAII "$src" -o "$tmp/raii"
 export PATHPROF_OUT=/dev/null PATHPROF_XRAY=all PATHPROF_TIMING=on
+# raii's gates are source: the budget's list, rebuilt without them (what
+# `pathprof select --budget 5%` and pathprof-cc --exclude-functions=@FILE do)
+PATHPROF_OUT="$tmp/raii.pathprof" "$tmp/raii" 30 >/dev/null
+"$build/tools/pathprof" select "$tmp/raii.pathprof" --budget 5% >"$tmp/raii.drop" 2>/dev/null
+"$wrap" --via=raii --exclude-functions=@"$tmp/raii.drop" gcc $opt -DPATHPROF_RAII "$src" -o "$tmp/raii-selected"
+echo "raii: rebuilt without $(paste -sd, "$tmp/raii.drop")" >&2
 # one row: NAME, the program's own ns, the process's wall ns
 row() {
 	name=$1
@@ -48,6 +55,7 @@ while [ "$i" -lt "$runs" ]; do
 		row "$b-all" "$tmp/$b" "$batches"
 		PATHPROF_BUDGET=5% row "$b-budget" "$tmp/$b" "$batches"
 	done
+	row raii-selected "$tmp/raii-selected" "$batches"
 	i=$((i + 1))
 done
 python3 - "$tmp/rows" <<'PY'
@@ -60,7 +68,7 @@ med = lambda k, j: statistics.median(v[j] for v in rows[k])
 print("| build | program's time, ms | ratio | process wall, ms | ratio |")
 print("|---|---|---|---|---|")
 for k in ["plain-clang", "xray-all", "xray-budget", "plain-gcc", "cyg-all", "cyg-budget",
-          "raii-all", "raii-budget"]:
+          "raii-all", "raii-budget", "raii-selected"]:
     base = "plain-clang" if k.startswith(("xray", "plain-clang")) else "plain-gcc"
     print("| %s | %.2f | %.2f | %.2f | %.2f |" % (k, med(k, 0) / 1e6, med(k, 0) / med(base, 0),
                                                   med(k, 1) / 1e6, med(k, 1) / med(base, 1)))
