@@ -258,10 +258,10 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
 		if (PP__TIMING && v < PP__LIMIT(t->tlimit) &&
 		    (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key)))
 			pp__push_timed_frame(t, v, key, fe, sp, PP__RA(fe));
-		else if (PP__THROTTLES(fe) && pp__throttle_n) {
-			if (!PP__SITE_STOPPED(fe, key))
-				pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA(fe), PP__SITE(fe));
-		}
+		else if (PP__SITE_STOPPED(fe, key))
+			; /* raii: its site says stopped, before the count */
+		else if (PP__THROTTLES(fe) && pp__throttle_n)
+			pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA(fe), PP__SITE(fe));
 		else
 			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA(fe));
 		return;
@@ -294,13 +294,12 @@ PP_INLINE void pp__leave_with(uint64_t key, int fe, pp__pop_timed_fn pop_timed)
 		if (PP__TIMING && v < PP__LIMIT(t->tlimit) &&
 		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
 			pop_timed(t, v, pp_ticks());
-		else if (PP__THROTTLES(fe) && pp__throttle_n) {
-			/* a stopped raii site leaves here unless its frame is on
-			 * top (entered before the stop: it leaves as usual) */
-			if (!PP__SITE_STOPPED(fe, key) ||
-			    (v < v + PP__FRAME_BYTES && PP__DS_FRAME(t, v)->key == key))
-				pp__leave_budget(key, fe, PP__SITE(fe));
-		}
+		else if (PP__SITE_STOPPED(fe, key) &&
+			 !(v < v + PP__FRAME_BYTES && PP__DS_FRAME(t, v)->key == key))
+			; /* a stopped raii site leaves here unless its frame is on
+			   * top (entered before the stop: it leaves as usual) */
+		else if (PP__THROTTLES(fe) && pp__throttle_n)
+			pp__leave_budget(key, fe, PP__SITE(fe));
 		else
 			pp__leave_slow(key, fe);
 		return;
