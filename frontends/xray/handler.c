@@ -118,17 +118,12 @@ static PP_NOINSTR int32_t tail_fid(const pp__xray_map_t *m, uintptr_t slot)
 	return fid;
 }
 
-PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
+/* Push frame n (below XFRAMES) of the shim's stack and enter the gate. */
+PP_INLINE void push_frame(xstack_t *x, uint32_t n, int32_t fid, uintptr_t slot)
 {
-	if (PP_UNLIKELY(x->excess || x->n == XFRAMES)) {
-		x->excess++;
-		pp__enter((uint64_t)fid, PP_FE_XRAY);
-		return;
-	}
 	/* Claim the slot as an open frame before filling it, so that a signal
 	 * handler running gated code in between never takes it for a stale
 	 * tail frame. */
-	uint32_t n = x->n;
 	x->f[n].tail = TAIL_NONE;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	x->n = n + 1;
@@ -137,6 +132,16 @@ PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
 	x->f[n].aux = slot ? slot_word(slot) : 0;
 	x->f[n].fid = fid;
 	pp__enter((uint64_t)fid, PP_FE_XRAY);
+}
+
+PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	if (PP_UNLIKELY(x->excess || x->n == XFRAMES)) {
+		x->excess++;
+		pp__enter((uint64_t)fid, PP_FE_XRAY);
+		return;
+	}
+	push_frame(x, x->n, fid, slot);
 }
 
 PP_INLINE void pop(xstack_t *x)
@@ -192,9 +197,8 @@ static PP_COLD void catch_up(xstack_t *x, uintptr_t slot, uint32_t gen)
 	}
 }
 
-static PP_NOINLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
+static PP_NOINLINE void on_entry_checked(xstack_t *x, int32_t fid, uintptr_t slot, uint32_t gen)
 {
-	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
 	if (PP_UNLIKELY(x->gen != gen))
 		catch_up(x, slot, gen);
 	while (x->n && !x->excess) {
@@ -208,6 +212,23 @@ static PP_NOINLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
 		pop(x);
 	}
 	push(x, fid, slot);
+}
+
+/* Usually nothing is to be closed first: no disarm to catch up with, no
+ * frame beyond the bound (n below XFRAMES says so: excess only grows at
+ * XFRAMES frames), and the top frame open (the caller) or lying above
+ * this slot (a tail-left frame still running its callee). Then the push,
+ * without its own bound test; anything else is sorted out of line. */
+PP_INLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
+	uint32_t n = x->n;
+	if (PP_LIKELY(x->gen == gen && n < XFRAMES) &&
+	    (n == 0 || PP_LIKELY(x->f[n - 1].tail == TAIL_NONE) || x->f[n - 1].slot > slot)) {
+		push_frame(x, n, fid, slot);
+		return;
+	}
+	on_entry_checked(x, fid, slot, gen);
 }
 
 /* Index + 1 of the open frame of (fid, slot), searching down from the top;
@@ -241,7 +262,7 @@ PP_INLINE void return_chain(xstack_t *x, uintptr_t slot)
 /* Shared start of an exit and a tail jump: the open frame (1-based) that
  * fid leaves, with everything above it closed; 0 when the event is settled
  * here (a frame beyond the bound, or no open frame matches). */
-PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
+static PP_NOINLINE uint32_t settle_search(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	if (x->excess) {
 		x->excess--;
@@ -255,6 +276,19 @@ PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
 	}
 	close_above(x, i);
 	return i;
+}
+
+/* Usually the frame left is the top one, open, and no frame is beyond the
+ * bound (while one is, n is XFRAMES): tested here, the search out of line. */
+PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	uint32_t n = x->n;
+	if (PP_LIKELY(n - 1u < XFRAMES - 1u)) {
+		const xframe_t *f = &x->f[n - 1];
+		if (PP_LIKELY(f->fid == fid && f->slot == slot && f->tail == TAIL_NONE))
+			return n;
+	}
+	return settle_search(x, fid, slot);
 }
 
 static PP_NOINLINE void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
