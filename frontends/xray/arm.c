@@ -94,7 +94,7 @@ static PP_NOINSTR int prepare(void)
 		pp__warn("xray: could not calibrate the sled handler; tail calls are "
 			 "followed without stack checks (docs/reference/xray.md)");
 	__atomic_store_n(&pp__xray_map, m, __ATOMIC_RELEASE);
-	if (!__xray_set_handler(pp__xray_handler)) {
+	if (!__xray_set_handler(pp__xray_handler(0))) {
 		pp__warn("xray: the XRay runtime refused the handler");
 		return -1;
 	}
@@ -112,7 +112,7 @@ static PP_NOINSTR void set_armed(const pp__xray_map_t *m, int32_t id, uint8_t v)
 
 /* A budget stops a function (runtime/throttle.c) in two steps. At once its
  * id is unarmed and the handler that tests for it is installed
- * (pp__xray_handler_stopping, which ignores the entries of unarmed ids), so
+ * (pp__xray_handler(1), which ignores the entries of unarmed ids), so
  * it opens no frame. Its sleds are unpatched later, at the end of a round
  * after the next in which no thread has a frame of it open (throttle_round):
  * a call open at the stop must still meet its exit sled, and an entry the
@@ -133,7 +133,7 @@ static PP_NOINSTR int throttle_stop(uint64_t key)
 	if (prepared > 0 && m && key >= 1 && key <= m->n && npending < PP__THROTTLE_MAX) {
 		set_armed(m, (int32_t)key, 0);
 		if (!npending)
-			__xray_set_handler(pp__xray_handler_stopping);
+			__xray_set_handler(pp__xray_handler(1));
 		pending[npending].id = (int32_t)key;
 		pending[npending].round = rounds;
 		npending++;
@@ -160,7 +160,7 @@ static PP_NOINSTR void throttle_round(void)
 				 "entries stay ignored", id, st);
 	}
 	if (npending && !keep && prepared > 0)
-		__xray_set_handler(pp__xray_handler);
+		__xray_set_handler(pp__xray_handler(0));
 	npending = keep;
 	pthread_mutex_unlock(&arm_lock);
 }

@@ -124,13 +124,16 @@ PP_INLINE void push_frame(xstack_t *x, uint32_t n, int32_t fid, uintptr_t slot)
 	/* Claim the slot as an open frame before filling it, so that a signal
 	 * handler running gated code in between never takes it for a stale
 	 * tail frame. */
-	x->f[n].tail = TAIL_NONE;
+	xframe_t *f = &x->f[n];
+	/* the barriers would have the compiler find the frame again */
+	__asm__("" : "+r"(f));
+	f->tail = TAIL_NONE;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	x->n = n + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	x->f[n].slot = slot;
-	x->f[n].aux = slot ? slot_word(slot) : 0;
-	x->f[n].fid = fid;
+	f->slot = slot;
+	f->aux = slot ? slot_word(slot) : 0;
+	f->fid = fid;
 	pp__enter((uint64_t)fid, PP_FE_XRAY);
 }
 
@@ -329,13 +332,14 @@ static inline __attribute__((always_inline)) int stopped(int32_t fid)
 	return m && fid >= 1 && (size_t)fid <= m->n && !__atomic_load_n(&m->armed[fid], __ATOMIC_RELAXED);
 }
 
-static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type, uintptr_t fp, int check)
+static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type, uintptr_t fp, int check,
+							  int cal)
 {
 	if ((unsigned)type > PP_XRAY_TAIL)
 		return;
 	/* errno is not saved here: nothing below sets it, and the runtime's
 	 * slow paths save their own (ten instructions an event, #30). */
-	uintptr_t slot = calibrated ? fp + (uintptr_t)slot_off[type] : 0;
+	uintptr_t slot = cal ? fp + (uintptr_t)slot_off[type] : 0;
 	xstack_t *x = &xs;
 	if (type == PP_XRAY_ENTRY) {
 		if (check && stopped(fid))
@@ -347,14 +351,31 @@ static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type
 		on_tail(x, fid, slot);
 }
 
-void pp__xray_handler(int32_t fid, int type)
+static PP_NOINLINE void handler(int32_t fid, int type)
 {
-	dispatch(fid, type, HANDLER_BASE(), 0);
+	dispatch(fid, type, HANDLER_BASE(), 0, 1);
 }
 
-void pp__xray_handler_stopping(int32_t fid, int type)
+static PP_NOINLINE void handler_stopping(int32_t fid, int type)
 {
-	dispatch(fid, type, HANDLER_BASE(), 1);
+	dispatch(fid, type, HANDLER_BASE(), 1, 1);
+}
+
+static PP_NOINLINE void handler_uncalibrated(int32_t fid, int type)
+{
+	dispatch(fid, type, HANDLER_BASE(), 0, 0);
+}
+
+static PP_NOINLINE void handler_uncalibrated_stopping(int32_t fid, int type)
+{
+	dispatch(fid, type, HANDLER_BASE(), 1, 0);
+}
+
+pp__xray_handler_t pp__xray_handler(int stopping)
+{
+	if (calibrated)
+		return stopping ? handler_stopping : handler;
+	return stopping ? handler_uncalibrated_stopping : handler_uncalibrated;
 }
 
 /* Calibration: patch only the probes, call the tail probe, and record the

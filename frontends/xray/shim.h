@@ -32,12 +32,13 @@ extern pp__xray_map_t *pp__xray_map;
 /* Bumped by each disarm: exits of frames open then were never seen. */
 extern uint32_t pp__xray_generation;
 
-/* The handler every patched sled calls. */
-void pp__xray_handler(int32_t fid, int type) PP_NOINLINE;
-/* The same, installed while a budget has stopped ids whose sleds are still
- * patched (arm.c): it ignores the entries of ids not armed, a test the
- * usual handler does not pay. */
-void pp__xray_handler_stopping(int32_t fid, int type) PP_NOINLINE;
+/* The handler every patched sled calls; with stopping set, the one
+ * installed while a budget has stopped ids whose sleds are still patched
+ * (arm.c): it ignores the entries of ids not armed, a test the usual
+ * handler does not pay. Each comes calibrated or not (pp__xray_calibrate
+ * decides, before either is installed), so neither tests that per event. */
+typedef void (*pp__xray_handler_t)(int32_t fid, int type);
+pp__xray_handler_t pp__xray_handler(int stopping) PP_NOINSTR;
 
 /* Learn where the sleds' stack slot lies relative to the handler, with the
  * probes below. 0 on success; -1 leaves the shim in its degraded mode
