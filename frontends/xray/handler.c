@@ -217,19 +217,36 @@ static PP_NOINLINE void on_entry_checked(xstack_t *x, int32_t fid, uintptr_t slo
 	push(x, fid, slot);
 }
 
+/* An entry whose top frame was left by a tail jump: usually the jump's
+ * target entering (on tail-calling code, every other entry), which pushes
+ * above the frame it continues; apart from the usual entry so that neither
+ * keeps registers for the other. */
+static PP_NOINLINE void on_entry_after_tail(xstack_t *x, int32_t fid, uintptr_t slot, uint32_t gen)
+{
+	uint32_t n = x->n;
+	const xframe_t *t = &x->f[n - 1];
+	if (PP_LIKELY(t->slot == slot && t->tail == TAIL_CHAIN && t->aux == (uintptr_t)fid)) {
+		push_frame(x, n, fid, slot);
+		return;
+	}
+	on_entry_checked(x, fid, slot, gen);
+}
+
 /* Usually nothing is to be closed first: no disarm to catch up with, no
  * frame beyond the bound (n below XFRAMES says so: excess only grows at
- * XFRAMES frames), and the top frame open (the caller) or lying above
- * this slot (a tail-left frame still running its callee). Then the push,
+ * XFRAMES frames), and the top frame open (the caller) or lying above this
+ * slot (a tail-left frame still running its callee). Then the push,
  * without its own bound test; anything else is sorted out of line. */
 PP_INLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
 	uint32_t n = x->n;
-	if (PP_LIKELY(x->gen == gen && n < XFRAMES) &&
-	    (n == 0 || PP_LIKELY(x->f[n - 1].tail == TAIL_NONE) || x->f[n - 1].slot > slot)) {
-		push_frame(x, n, fid, slot);
-		return;
+	if (PP_LIKELY(x->gen == gen && n < XFRAMES)) {
+		if (n == 0 || PP_LIKELY(x->f[n - 1].tail == TAIL_NONE) || x->f[n - 1].slot > slot) {
+			push_frame(x, n, fid, slot);
+			return;
+		}
+		return on_entry_after_tail(x, fid, slot, gen); /* n > 0 here */
 	}
 	on_entry_checked(x, fid, slot, gen);
 }
