@@ -5,6 +5,7 @@
  * a leaf return (checked against feed --expect), and pp_root() is an event. */
 #include <stdint.h>
 #include <pathprof/compiler.h>
+#include <pathprof/state.h>
 
 PP_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site) PP_NOINSTR;
 PP_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site) PP_NOINSTR;
@@ -40,3 +41,6 @@ PP_EXPORT void pp__host_start(void) PP_NOINSTR;
 void pp__host_start(void)
 {
 }
+
+/* ... and, built into an executable, its ABI mark (pathprof/state.h). */
+const int pp__runtime_abi = PP_ABI;
