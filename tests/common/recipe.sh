@@ -28,10 +28,16 @@ recipe_ldflags()
 	recipe_field "$1" 4
 }
 
-# recipe_archive NAME BUILD: the front-end's archive in build tree BUILD.
+# recipe_archive NAME BUILD: the front-end's archive in build tree BUILD,
+# for a program: the one built for executables where there is one, as
+# pathprof-cc links it (pkgconfig/meson.build, shim_exe).
 recipe_archive()
 {
-	echo "$2/frontends/$1/libpathprof-$1.a"
+	if [ -f "$2/frontends/$1/libpathprof-$1-exe.a" ]; then
+		echo "$2/frontends/$1/libpathprof-$1-exe.a"
+	else
+		echo "$2/frontends/$1/libpathprof-$1.a"
+	fi
 }
 
 # recipe_link NAME BUILD: its link flags, then its archive linked whole (the
