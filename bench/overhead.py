@@ -57,9 +57,10 @@ class Tools:
         self.build = build
         self.clang = os.environ.get("BENCH_CLANG", "clang")
         self.rt = os.path.join(build, "runtime", "libpathprof.a")
-        self.cyg = os.path.join(build, "frontends", "cyg", "libpathprof-cyg.a")
+        # the hooks built for executables, as pathprof-cc links a program
+        self.cyg = os.path.join(build, "frontends", "cyg", "libpathprof-cyg-exe.a")
         self.xray = os.path.join(build, "frontends", "xray", "libpathprof-xray.a")
-        self.shim = os.path.join(build, "frontends", "plugin", "libpathprof-plugin.a")
+        self.shim = os.path.join(build, "frontends", "plugin", "libpathprof-plugin-exe.a")
         self.plugin = os.path.join(build, "frontends", "plugin", "pathprof-plugin.so")
         self.cli = os.path.join(build, "tools", "pathprof")
         self.scale = os.path.join(build, "bench", "scale")
