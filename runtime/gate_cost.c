@@ -17,12 +17,17 @@
 #include "gate_impl.h"
 
 /* The injectors' entry points the compiler calls, when this program has
- * them (resolved at load; NULL otherwise). raii's gate is inline, and XRay's
- * trampolines cannot be entered from here: both use the inline gate. */
+ * them (resolved at load; NULL otherwise). raii's gate is inline: the raii
+ * archive's copy when linked, else the one below; XRay's trampolines cannot
+ * be entered from here: it uses the inline gate. */
 extern void __cyg_profile_func_enter(void *fn, void *site) __attribute__((weak, visibility("default")));
 extern void __cyg_profile_func_exit(void *fn, void *site) __attribute__((weak, visibility("default")));
 extern void pp_plugin_enter(uint64_t key) __attribute__((weak, visibility("default")));
 extern void pp_plugin_leave(uint64_t key) __attribute__((weak, visibility("default")));
+/* raii's gate compiled as the program's are (frontends/raii/cost.c), when
+ * the program links the raii archive: the runtime's own copy below is built
+ * into a shared library, whose gates find the thread state another way. */
+extern void pp__raii_cost_outer(uint32_t n) __attribute__((weak, visibility("default")));
 
 enum { COST_CALLS = 1000, COST_ROUNDS = 7 };
 
@@ -96,6 +101,7 @@ static PP_NOINSTR void *measure(void *arg)
 	void (*outer)(uint32_t) = j->fe == PP_FE_CYG && __cyg_profile_func_enter ? cyg_outer
 				  : j->fe == PP_FE_PLUGIN && pp_plugin_enter    ? plugin_outer
 				  : j->fe == PP_FE_XRAY                         ? xray_outer
+				  : pp__raii_cost_outer                         ? pp__raii_cost_outer
 										: raii_outer;
 	pp__slab_t *s = pp__slab_scratch(8);
 	if (!s)

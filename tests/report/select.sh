@@ -41,12 +41,13 @@ nodes=$(nodes_of sel.pathprof)
 case " $nodes " in *helper*) fail "helper still gated: $nodes" ;; esac
 [ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "nodes: $nodes"
 # raii: the list rebuilds the program without the dropped gates, which the
-# compiler removes (five sites, one per gated function, become four)
+# compiler removes (one site fewer: the helper's; the raii archive's own two,
+# frontends/raii/cost.c, stay)
 if [ "$via" = raii ]; then
 	"$wrapper" --via=raii --exclude-functions=@drop.txt "$cc" -O2 "$src/bench/compensate.c" -o prog-sel \
 		>build.log 2>&1 || fail "rebuild with the list: $(cat build.log)"
-	sites=$(nm prog | grep -c 'pp__site_')/$(nm prog-sel | grep -c 'pp__site_')
-	[ "$sites" = 5/4 ] || fail "gate sites before/after the list: $sites"
+	before=$(nm prog | grep -c 'pp__site_') after=$(nm prog-sel | grep -c 'pp__site_')
+	[ "$((before - after))" = 1 ] || fail "gate sites before/after the list: $before/$after"
 	PATHPROF_TIMING=on PATHPROF_OUT=rebuilt.pathprof ./prog-sel >/dev/null || fail "rebuilt run"
 	nodes=$(nodes_of rebuilt.pathprof)
 	[ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "rebuilt nodes: $nodes"
