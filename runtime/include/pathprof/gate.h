@@ -30,7 +30,7 @@ PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_NOINSTR;
 /* The exit of a timed event's gate at state v (checked inline against the
  * bound and the key), at time now: inclusive and self time into the gate's
  * node, out of line. */
-PP_EXPORT void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR;
+PP_EXPORT void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR PP_NOPLT;
 /* An event's first gate when timing is not off: the sampling decision, and
  * for a timed event its root's timestamp and the switch to the slow path. */
 PP_EXPORT void pp__event_timing(pp__tls_t *t, pp__frame_t *f) PP_COLD;
