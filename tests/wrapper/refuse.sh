@@ -86,6 +86,30 @@ else
 	refuse "pathprof-cc: the plugin injector is not available: no pkg-config module pathprof-plugin in $build/meson-uninstalled (pathprof was built without it)." \
 		--via=plugin clang -c x.c -o out.o
 fi
+# Accepted: a program takes the hooks built for executables, a shared
+# library the usual ones, and both really link (a program's hooks in a
+# shared library would fail: they reach the thread state at a fixed offset).
+echo 'int lib_f(int x) { return x + 1; }' >lib.c
+for via in cyg raii; do
+	# shellcheck disable=SC2086
+	case $($wrapper --show --via=$via gcc -O2 x.c -o prog) in
+	*"libpathprof-$via-exe.a,"*) ;;
+	*) echo "FAIL: a $via program does not take libpathprof-$via-exe.a"; fails=$((fails + 1)) ;;
+	esac
+	# shellcheck disable=SC2086
+	case $($wrapper --show --via=$via gcc -O2 -shared -fPIC lib.c -o lib.so) in
+	*"libpathprof-$via-exe.a"*) echo "FAIL: a $via shared library takes the executables' hooks"; fails=$((fails + 1)) ;;
+	*"libpathprof-$via.a,"*) ;;
+	*) echo "FAIL: a $via shared library takes no hooks archive"; fails=$((fails + 1)) ;;
+	esac
+	# shellcheck disable=SC2086
+	$wrapper --via=$via gcc -O2 -shared -fPIC lib.c -o lib.so 2>err ||
+		{ echo "FAIL: a $via shared library does not link: $(cat err)"; fails=$((fails + 1)); }
+	# shellcheck disable=SC2086
+	$wrapper --via=$via gcc -O2 x.c -o prog 2>err && PATHPROF_OUT=/dev/null ./prog ||
+		{ echo "FAIL: a $via program does not link or run: $(cat err)"; fails=$((fails + 1)); }
+done
+
 # The installed-name wrapper whose prefix holds no pathprof (not installed
 # yet): it says so, rather than that pathprof was built without the injector.
 sed "s|^pcdir=.*|pcdir='$work/no-prefix'|" "$(dirname "$wrapper")/pathprof-cc" >pathprof-cc
