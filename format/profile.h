@@ -125,6 +125,11 @@ typedef struct pp_profile {
 	 * in ticks per gate: the part inside the interval a gate times and the
 	 * part its caller's self time holds; both 0 when not measured. */
 	double gate_in, gate_out;
+	/* The runtime's own work in timed events (a node's first record, an
+	 * arena chunk, a burst window's edge), taken out of every frame open
+	 * across it, so no time below holds it (section OWNWORK): ticks in
+	 * all, and how many times. */
+	uint64_t own_ticks, own_n;
 	/* The process's CPU time (user + system, all threads) and context
 	 * switches at dump (section CPU; getrusage): the run's timed figures
 	 * are wall-clock, and nivcsw says how often a thread was preempted.

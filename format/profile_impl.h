@@ -9,7 +9,7 @@
 enum { SEC_META = 1, SEC_NAMES = 2, SEC_PATHS = 3, SEC_END = 4, SEC_NODES = 5, SEC_CRASH = 6,
        SEC_RECOVERED = 7, SEC_PROCESS = 8, SEC_OFFCPU = 9,
        SEC_GATECOST = 10, SEC_CPU = 11, SEC_SELECT = 12,
-       SEC_THROTTLE = 13, SEC_OPEN = 14 };
+       SEC_THROTTLE = 13, SEC_OPEN = 14, SEC_OWNWORK = 15 };
 #define SEC_REQUIRED 1u /* flag: a reader that does not know the type must refuse */
 #define HEADER_LEN 16u  /* magic, version, header length */
 #define SECHDR_LEN 16u  /* type, flags, payload length */

@@ -186,6 +186,12 @@ static void body_gatecost(struct out *o, const struct wctx *w)
 	put_u64(o, out);
 }
 
+static void body_ownwork(struct out *o, const struct wctx *w)
+{
+	put_u64(o, w->p->own_ticks);
+	put_u64(o, w->p->own_n);
+}
+
 static void body_select(struct out *o, const struct wctx *w)
 {
 	put_str(o, w->p->selection);
@@ -285,6 +291,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_GATECOST, 0, body_gatecost, w);
 	if (w->p->has_cpu)
 		section(o, SEC_CPU, 0, body_cpu, w);
+	if (w->p->own_n)
+		section(o, SEC_OWNWORK, 0, body_ownwork, w);
 	if (w->p->selection)
 		section(o, SEC_SELECT, 0, body_select, w);
 	if (w->p->budget != 0 || w->p->nthrottled)

@@ -107,6 +107,8 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 		dst->nvcsw = src->nvcsw;
 		dst->nivcsw = src->nivcsw;
 		dst->windows = src->windows;
+		dst->own_ticks = src->own_ticks;
+		dst->own_n = src->own_n;
 		return 0;
 	}
 	/* CPU time and switches add up over processes; a side without them
@@ -145,7 +147,8 @@ static int merge_meta(pp_profile_t *dst, const pp_profile_t *src, int empty)
 	if (merge_process(dst, src) != 0 || merge_selection(&dst->selection, src->selection) != 0 ||
 	    merge_selection(&dst->roots, src->roots) != 0 || add_u64(&dst->outside_roots, src->outside_roots) != 0)
 		return -1;
-	if (add_u64(&dst->windows, src->windows) != 0)
+	if (add_u64(&dst->windows, src->windows) != 0 || add_u64(&dst->own_ticks, src->own_ticks) != 0 ||
+	    add_u64(&dst->own_n, src->own_n) != 0)
 		return -1;
 	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;

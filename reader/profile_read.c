@@ -328,6 +328,7 @@ static const char *sec_name(uint32_t type, char *tmp, size_t len)
 	case SEC_SELECT: return "SELECT";
 	case SEC_THROTTLE: return "THROTTLE";
 	case SEC_OPEN: return "OPEN";
+	case SEC_OWNWORK: return "OWNWORK";
 	}
 	snprintf(tmp, len, "type %u", type);
 	return tmp;
@@ -356,7 +357,7 @@ static int parse(struct rd *r, pp_profile_t *p)
 
 	int seen_meta = 0, seen_names = 0, seen_paths = 0, seen_nodes = 0, seen_crash = 0,
 	    seen_recovered = 0, seen_process = 0, seen_offcpu = 0, seen_gatecost = 0, seen_cpu = 0, seen_select = 0,
-	    seen_throttle = 0, seen_open = 0;
+	    seen_throttle = 0, seen_open = 0, seen_ownwork = 0;
 	size_t pos = hlen;
 	char tmp[24];
 	for (;;) {
@@ -393,7 +394,8 @@ static int parse(struct rd *r, pp_profile_t *p)
 			  : type == SEC_GATECOST ? &seen_gatecost
 			  : type == SEC_CPU ? &seen_cpu
 			  : type == SEC_SELECT ? &seen_select
-			  : type == SEC_THROTTLE ? &seen_throttle : type == SEC_OPEN ? &seen_open : NULL;
+			  : type == SEC_THROTTLE ? &seen_throttle : type == SEC_OPEN ? &seen_open
+			  : type == SEC_OWNWORK ? &seen_ownwork : NULL;
 		if (seen && *seen)
 			return fail(r, "corrupt file: second %s section at byte %zu", name, pos);
 		if (seen)
@@ -455,6 +457,12 @@ static int parse(struct rd *r, pp_profile_t *p)
 					    pos, p->gate_in, p->gate_out);
 			break;
 		}
+		case SEC_OWNWORK:
+			p->own_ticks = get_u64(r);
+			p->own_n = get_u64(r);
+			if (!r->failed && !p->own_n)
+				return fail(r, "corrupt section OWNWORK at byte %zu: no work counted", pos);
+			break;
 		case SEC_SELECT:
 			p->selection = get_str(r);
 			p->roots = get_str(r);

@@ -234,6 +234,12 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		pp__report_json_num(out, p->compensated ? p->gate_removed * k : 0, 3);
 		fprintf(out, ", \"compensated\": %s},\n  ", p->compensated ? "true" : "false");
 	}
+	if (p->own_n) {
+		fputs("\"own_work\": {\"ns\": ", out);
+		pp__report_json_num(out, pp__report_rate_known(p) ? (double)p->own_ticks / p->ticks_per_ns
+								  : (double)p->own_ticks, 3);
+		fprintf(out, ", \"count\": %llu},\n  ", (unsigned long long)p->own_n);
+	}
 	fprintf(out, "\"hist\": {\"sub_bits\": %u, \"rows\": %u, \"buckets\": %u},\n",
 		PP_HIST_SUB_BITS, PP_HIST_ROWS, PP_HIST_BUCKETS);
 

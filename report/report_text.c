@@ -194,6 +194,18 @@ static void gate_cost_line(FILE *out, const pp_profile_t *p)
 		fputs(" the times below hold it (--raw)\n", out);
 }
 
+/* The runtime's own work in timed events, which no time below holds. */
+static void own_work_line(FILE *out, const pp_profile_t *p)
+{
+	if (!p->own_n)
+		return;
+	int ns = pp__report_rate_known(p);
+	fprintf(out, "  own work   %.0f %s of pathprof's in %llu first sights (a node's first record,\n"
+		     "             a new arena chunk, a burst window's edge): no time below holds it\n",
+		ns ? (double)p->own_ticks / p->ticks_per_ns : (double)p->own_ticks, ns ? "ns" : "ticks",
+		(unsigned long long)p->own_n);
+}
+
 void pp__report_text_header(FILE *out, const pp_profile_t *p)
 {
 	fputs("pathprof report\n", out);
@@ -253,6 +265,7 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 		fprintf(out, "  gated time %.0f %s (self times summed over nodes and threads)\n",
 			pp__ticks_ns(p, g), pp__report_rate_known(p) ? "ns" : "ticks");
 		gate_cost_line(out, p);
+		own_work_line(out, p);
 	}
 	cpu_line(out, p);
 	if (p->selection)

@@ -265,6 +265,8 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->outside_roots += s->outside_roots;
 		p->drops_time += s->drops_time;
 		p->drops_signal += s->drops_signal;
+		p->own_ticks += s->own_ticks;
+		p->own_n += s->own_n;
 		for (pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q && rc == 0;
 		     q = q->next)
 			rc = add_record(&c, fe, q);

@@ -75,6 +75,16 @@ void pp__leave_checked(pp__tls_t *t, uint64_t key, int checked, uint64_t now);
 /* gate_timed.c (and gate_timed.h) */
 /* The node's timing record, allocated at first use; NULL without memory. */
 pp__segrt_t *pp__node_timing(pp__tls_t *t, pp__path_t *p);
+/* The runtime's own work in a timed event (a burst window's edge, a node's
+ * first record, an allocation) ran from `from` until now: every frame still
+ * open starts that much later, and an open window ends that much later, so
+ * no frame's time holds it and the window keeps its share. */
+void pp__skip_own_work(pp__tls_t *t, uint64_t from);
+/* Set while a gate applies a time it was given (pp__gate_leave_at: a
+ * recorded thread's, whose trace holds its clock reads, and replay's):
+ * replay must rebuild the recorded times exactly, so neither takes out
+ * the work of a first sight. */
+extern __thread int pp__times_given PP_TLS_IE;
 
 /* gate_node.c */
 PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d);

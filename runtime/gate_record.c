@@ -26,7 +26,9 @@ void pp__gate_leave_at(pp__tls_t *t, uint64_t at)
 		t->dstate &= ~1u;
 		return;
 	}
+	pp__times_given = 1;
 	pp__leave_checked(t, 0, 0, at);
+	pp__times_given = 0;
 }
 
 void pp__gate_root(pp__tls_t *t)

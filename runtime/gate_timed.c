@@ -69,18 +69,39 @@ pp__segrt_t *pp__node_timing(pp__tls_t *t, pp__path_t *p)
 	return g ? g : new_timing(pp__slab_of(t), p);
 }
 
+__thread int pp__times_given PP_TLS_IE;
+
+void pp__skip_own_work(pp__tls_t *t, uint64_t from)
+{
+	uint64_t d = pp_ticks() - from;
+	pp__slab_t *s = pp__slab_of(t);
+	s->own_ticks += d;
+	s->own_n++;
+	for (uint32_t i = pp__depth_of(t); i-- > 0;)
+		t->stack[i].t += d;
+	if (t->wend != PP__NO_WINDOW)
+		t->wend += d;
+}
+
 /* One timed exit into its node (the cell, its row, sum, self, min, max). 0,
- * or -1 when there was no memory for it. */
+ * or -1 when there was no memory for it. An allocation notes when it began
+ * in *w, unless it is set already. */
 static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl,
-							 uint64_t self)
+							 uint64_t self, uint64_t *w)
 {
 	pp__segrt_t *g = (pp__segrt_t *)p->seg;
-	if (PP_UNLIKELY(!g) && !(g = new_timing(s, p)))
-		return -1;
+	if (PP_UNLIKELY(!g)) {
+		*w = *w ? *w : pp_ticks();
+		if (!(g = new_timing(s, p)))
+			return -1;
+	}
 	uint32_t c = incl ? pp__hist_cell(incl) : PP__CELL_ZERO;
 	uint32_t ref = g->rows[c / PP_HIST_SUB];
-	if (PP_UNLIKELY(!ref) && !(ref = new_row(s, g, c / PP_HIST_SUB)))
-		return -1;
+	if (PP_UNLIKELY(!ref)) {
+		*w = *w ? *w : pp_ticks();
+		if (!(ref = new_row(s, g, c / PP_HIST_SUB)))
+			return -1;
+	}
 	((uint64_t *)(pp__arena.base + ((size_t)ref << 7)))[c % PP_HIST_SUB]++;
 	pp__seg_times(g, incl, self);
 	return 0;
@@ -119,9 +140,21 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	int root = f->hash_before == PP__SEED;
 	if (!root)
 		f[-1].kids += incl;
+	/* A node seen for the first time, its timing record or a histogram row
+	 * allocated: the runtime's work, which can take a while (a new chunk
+	 * of the arena is backed page by page: 200 us here), from w to the
+	 * end, taken out of the frames below (pp__skip_own_work), which would
+	 * otherwise hold it as their self time. */
+	uint64_t w = 0;
 	uint64_t h = t->hash;
 	pp__slot_t *sl = pp__slot_at(t->table, t->smask, h);
-	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : pp__node_get(t, d);
+	pp__path_t *p;
+	if (PP_LIKELY(sl->hash == h)) {
+		p = sl->path;
+	} else {
+		w = pp_ticks();
+		p = pp__node_get(t, d);
+	}
 	pp__slab_t *s = pp__slab_of(t);
 	uint32_t leaf = v & 1u;
 	if (!p) {
@@ -132,10 +165,12 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 		s->drops_time++;
 	} else {
 		p->count += leaf;
-		if (record_time(s, p, incl, self) != 0)
+		if (record_time(s, p, incl, self, &w) != 0)
 			s->drops_time++;
 	}
 	pp__finish_pop(t, v);
+	if (w && !pp__times_given)
+		pp__skip_own_work(t, w);
 	if (root && t->wend == PP__NO_WINDOW) {
 		t->timing_now = 0;
 		pp__set_limits(t);

@@ -41,21 +41,6 @@ static void add_cut(pp__tls_t *t, uint32_t i, uint64_t incl, uint64_t self)
 	g->open += incl;
 }
 
-/* The runtime's own work at a window's edge (opening it, a cut exit's
- * node lookup) ran from `from` until now: every open frame starts that
- * much later and the window ends that much later, so no frame's time
- * holds it and the window still holds its share. Without this the frames
- * on top at window edges (those entered often, whatever their own time)
- * gained that work: +8 % on a 1 % node of bench/tailparse.c at burst:32. */
-static void skip_own_work(pp__tls_t *t, uint64_t from)
-{
-	uint64_t d = pp_ticks() - from;
-	for (uint32_t i = pp__depth_of(t); i-- > 0;)
-		t->stack[i].t += d;
-	if (t->wend != PP__NO_WINDOW)
-		t->wend += d;
-}
-
 /* Each of the three below marks the thread busy before it reads the
  * window's state, and re-reads it then: a signal handler's gate that came
  * between the caller's test and here may have opened or closed the window. */
@@ -92,7 +77,7 @@ void pp__window_open(pp__tls_t *t)
 		pp__window_busy = 0;
 		pp__window_close(t);
 	} else {
-		skip_own_work(t, now);
+		pp__skip_own_work(t, now);
 		pp__window_busy = 0;
 	}
 }
@@ -156,6 +141,6 @@ void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)
 	if (PP__DS_DEPTH(v) > 0)
 		f[-1].kids += incl;
 	pp__pop(t, v);
-	skip_own_work(t, now);
+	pp__skip_own_work(t, now);
 	pp__window_busy = 0;
 }

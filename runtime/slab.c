@@ -398,6 +398,7 @@ void pp__slab_reset_all(void)
 		}
 		s->pub.events = 0;
 		s->drops_table = s->drops_depth = s->drops_time = s->unmatched = 0;
+		s->own_ticks = s->own_n = 0;
 		s->drops_signal = 0;
 	}
 	pthread_mutex_lock(&slab_lock);

@@ -50,6 +50,9 @@ typedef struct pp__slab_priv {
 	uint64_t mask;
 	uint64_t capacity; /* paths this slab may hold */
 	pp__frame_t *frames; /* frames[0] is the sentinel; stack = frames + 1 */
+	/* the runtime's own work taken out of timed frames (pp__skip_own_work):
+	 * its ticks, and how many times */
+	uint64_t own_ticks, own_n;
 } pp__slab_t;
 
 /* Bytes below this arena offset are never handed out: they hold the live

@@ -137,6 +137,8 @@ static void make_profile(pp_profile_t *p, uint32_t deep)
 	p->unmatched = 5;
 	p->threads = 6;
 	p->drops_time = 7;
+	p->own_ticks = 123456;
+	p->own_n = 17;
 	p->drops_signal = 8;
 	p->unprofiled_frames = 9;
 	p->unprofiled_threads = 10;
@@ -189,6 +191,8 @@ static void same_profile(const pp_profile_t *a, const pp_profile_t *b)
 	CHECK_EQ_U64(a->unmatched, b->unmatched);
 	CHECK_EQ_U64(a->threads, b->threads);
 	CHECK_EQ_U64(a->drops_time, b->drops_time);
+	CHECK_EQ_U64(a->own_ticks, b->own_ticks);
+	CHECK_EQ_U64(a->own_n, b->own_n);
 	CHECK_EQ_U64(a->drops_signal, b->drops_signal);
 	CHECK_EQ_U64(a->unprofiled_frames, b->unprofiled_frames);
 	CHECK_EQ_U64(a->unprofiled_threads, b->unprofiled_threads);
