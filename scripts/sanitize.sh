@@ -85,7 +85,10 @@ run()
 # tests/modules, tests/crash, tests/safety and tests/patch: *-clang in the gcc build and *-gcc in the clang build;
 # tests/report's gatecost, select, budget and openstop and tests/timing's burst through xray (clang) in the gcc
 # build, raii and cyg (gcc) and tests/capture (gcc) in the clang build); the static
-# library mixes fine and stays in.
+# library mixes fine and stays in. tests/timing's ownwork is left out of
+# both: it compares two walks' times, which ASan's first touches of its
+# shadow memory make differ (2.3 against 1.0 ms); the code it checks runs
+# in every timed test here.
 unit_tests()
 {
 	meson test -C "$1" --list 2>/dev/null | grep ':unit / ' | sed 's/^.* \/ //' |
@@ -116,7 +119,7 @@ for cfg in $configs; do
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
 		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" \
-			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^patch-cyg-$other(-noplt|-shared)?\$|^(report-(gatecost|select|budget|openstop)|timing-burst)-($otherfe)\$|^($otherfe)\$")
+			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^patch-cyg-$other(-noplt|-shared)?\$|^(report-(gatecost|select|budget|openstop)|timing-burst)-($otherfe)\$|^timing-ownwork-|^($otherfe)\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null

@@ -1,5 +1,6 @@
-# Sourced by the scripts of tests/report that build a program through one
-# injector (budget.sh, openstop.sh, select.sh): their arguments, a work
+# Sourced by the scripts of tests/report and tests/timing that build a
+# program through one injector (budget.sh, openstop.sh, select.sh,
+# burst.sh, ownwork.sh): their arguments, a work
 # directory removed at exit and entered, fail(), the injector's own flags
 # (extra: the plugin's mode; def: raii's define). The script sets `script`
 # (its name, for the work directory) first.

@@ -15,28 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef PATHPROF_RAII
-#include <pathprof/gate.h>
-#include <pathprof/raii.h>
-#define G(name) PP_GATE(name)
-#else
-#define G(name)
-#endif
+#include "gates.h"
 
-/* the clock and the spin are no gates in any build */
-#if defined(__clang__)
-#define NOGATE __attribute__((no_instrument_function, xray_never_instrument))
-#else
-#define NOGATE __attribute__((no_instrument_function))
-#endif
-
-NOGATE static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
+/* the spin is no gate in any build */
 NOGATE __attribute__((noinline)) static void spin(uint64_t ns)
 {
 	uint64_t end = now_ns() + ns;

@@ -8,15 +8,8 @@
 # function's share of self time is the known one within 4 points; every
 # format reads the profile.
 # usage: burst.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
-set -u
-via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/burst-$1.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $via: $*"; exit 1; }
-cd "$work" || exit 1
-def= extra=
-[ "$via" = raii ] && def=-DPATHPROF_RAII
-[ "$via" = plugin ] && extra=--plugin-mode=all
+script=burst
+. "$(dirname "$0")/../report/via_common.sh"
 # step and rest end in a call of the (ungated) spin, which clang makes a
 # tail jump: XRay then ends their frames before it runs
 [ "$via" = xray ] && extra=--xray-no-tail-calls

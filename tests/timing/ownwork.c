@@ -11,25 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#ifdef PATHPROF_RAII
-#include <pathprof/raii.h>
-#define G(name) PP_GATE(name)
-#else
-#define G(name)
-#endif
-
-#if defined(__clang__)
-#define NOGATE __attribute__((no_instrument_function, xray_never_instrument))
-#else
-#define NOGATE __attribute__((no_instrument_function))
-#endif
-
-NOGATE static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
+#include "gates.h"
 
 static volatile unsigned sink;
 NOGATE __attribute__((noinline)) static void branch(int d, unsigned code);

@@ -11,15 +11,8 @@
 # header's "own work" line, JSON's own_work). Skipped (77) where the first sight costs too
 # little to tell: the program's own first walk under 1.5x its second.
 # usage: ownwork.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
-set -u
-via=$1 cc=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/ownwork-$1.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $via: $*"; exit 1; }
-cd "$work" || exit 1
-def= extra=
-[ "$via" = raii ] && def=-DPATHPROF_RAII
-[ "$via" = plugin ] && extra=--plugin-mode=all
+script=ownwork
+. "$(dirname "$0")/../report/via_common.sh"
 [ "$via" = xray ] && export PATHPROF_XRAY=all
 "$wrapper" --via="$via" $extra "$cc" $def -O2 "$src/tests/timing/ownwork.c" -o prog >build.log 2>&1 ||
 	fail "build: $(cat build.log)"
