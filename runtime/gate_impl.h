@@ -87,7 +87,7 @@ void pp__skip_own_work(pp__tls_t *t, uint64_t from);
 extern __thread int pp__times_given PP_TLS_IE;
 
 /* gate_node.c */
-PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d);
+PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d, uint64_t *w);
 
 /* gate_record.c */
 void pp__traced_enter(pp__tls_t *t, uint64_t key, int fe);

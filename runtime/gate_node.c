@@ -15,8 +15,9 @@ __thread int pp__gate_in_slow PP_TLS_IE;
 /* The node named by the running hash (its gate open at depth d), inserted
  * at first sight with a count of 0. NULL when the table or the arena is full
  * or when a signal handler interrupted an insert (the caller counts the
- * drop). */
-PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d)
+ * drop). An insert notes in *w when it began, unless w is NULL or *w is
+ * set (a timed exit takes that work out of the open frames). */
+PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d, uint64_t *w)
 {
 	pp__slab_t *s = pp__slab_of(t);
 	uint64_t h = t->hash;
@@ -34,6 +35,8 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d)
 	}
 	if (pp__gate_in_slow || !slot || s->npaths >= s->capacity || h == 0)
 		return NULL;
+	if (w && !*w)
+		*w = pp_ticks();
 	pp__gate_in_slow = 1;
 	int saved = errno;
 	/* The node's prefix runs from the innermost frame entered with the
@@ -72,7 +75,7 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d)
 
 void pp__leaf_miss(pp__tls_t *t, uint32_t v)
 {
-	pp__path_t *p = pp__node_get(t, PP__DS_DEPTH(v));
+	pp__path_t *p = pp__node_get(t, PP__DS_DEPTH(v), NULL);
 	if (p)
 		p->count++;
 	else if (pp__gate_in_slow)

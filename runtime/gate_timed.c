@@ -140,21 +140,17 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	int root = f->hash_before == PP__SEED;
 	if (!root)
 		f[-1].kids += incl;
-	/* A node seen for the first time, its timing record or a histogram row
-	 * allocated: the runtime's work, which can take a while (a new chunk
-	 * of the arena is backed page by page: 200 us here), from w to the
-	 * end, taken out of the frames below (pp__skip_own_work), which would
-	 * otherwise hold it as their self time. */
+	/* A node inserted at its first sight, its timing record or a
+	 * histogram row allocated: the runtime's work, which can take a while
+	 * (a new chunk of the arena is backed page by page: 200 us here), from
+	 * w to the end, taken out of the frames below (pp__skip_own_work),
+	 * which would otherwise hold it as their self time. A node found
+	 * further along its probe is not: that is the gate's usual cost,
+	 * which compensation takes out. */
 	uint64_t w = 0;
 	uint64_t h = t->hash;
 	pp__slot_t *sl = pp__slot_at(t->table, t->smask, h);
-	pp__path_t *p;
-	if (PP_LIKELY(sl->hash == h)) {
-		p = sl->path;
-	} else {
-		w = pp_ticks();
-		p = pp__node_get(t, d);
-	}
+	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : pp__node_get(t, d, &w);
 	pp__slab_t *s = pp__slab_of(t);
 	uint32_t leaf = v & 1u;
 	if (!p) {

@@ -30,7 +30,7 @@ static void add_cut(pp__tls_t *t, uint32_t i, uint64_t incl, uint64_t self)
 	/* the node of frame i is named by the hash after its push (not the
 	 * next frame's hash_before: that may be a signal handler's event root) */
 	t->hash = pp__mix(t->stack[i].hash_before, t->stack[i].key);
-	pp__path_t *p = pp__node_get(t, i);
+	pp__path_t *p = pp__node_get(t, i, NULL);
 	t->hash = h;
 	pp__segrt_t *g = p ? pp__node_timing(t, p) : NULL;
 	if (!g) {
