@@ -7,6 +7,8 @@
 #include "symbolize.h"
 #include "symlib.h"
 
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -59,6 +61,42 @@ NOINLINE int _ZN2ns3rawEv(void)
 	volatile int v = 17;
 	v = v * 19 + 1;
 	return v;
+}
+
+/* Every function entry of every module (the executable, the libraries,
+ * libc with its many aliases): the symbolizer's answer is libdwfl's own
+ * lookup's, whichever way it found it (its table of symbol starts, or
+ * libdwfl where several symbols start at one address). Mangled names are
+ * left out: the symbolizer demangles them. */
+struct sweep {
+	pp__symbolizer_t *s;
+	unsigned checked, bad;
+};
+
+static int sweep_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	(void)userdata, (void)name, (void)start;
+	struct sweep *w = arg;
+	int n = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym, got;
+		GElf_Addr at;
+		GElf_Off off;
+		const char *nm = dwfl_module_getsym_info(mod, i, &sym, &at, NULL, NULL, NULL);
+		if (!nm || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size)
+			continue;
+		const char *want = dwfl_module_addrinfo(mod, at, &off, &got, NULL, NULL, NULL);
+		if (!want || !strncmp(want, "_Z", 2))
+			continue;
+		char buf[512];
+		pp__symbolize(w->s, at, buf, sizeof buf);
+		w->checked++;
+		if (strcmp(buf, want) && w->bad++ < 5)
+			printf("FAIL entry 0x%" PRIx64 ": \"%s\", libdwfl names it \"%s\"\n", (uint64_t)at, buf,
+			       want);
+	}
+	return DWARF_CB_OK;
 }
 
 static uint64_t addr_of(int (*fn)(int))
@@ -230,6 +268,16 @@ int main(int argc, char **argv)
 		exe_fallback(addr_of(local_fn), want, sizeof want);
 		expect(s, "stripped static", addr_of(local_fn), 1, want);
 		expect(s, "stripped static again", addr_of(local_fn), 1, want);
+	}
+
+	struct sweep w = { s, 0, 0 };
+	dwfl_getmodules(pp__symbolizer_dwfl(s), sweep_module, &w, 0);
+	if (w.bad || w.checked < 1000) {
+		printf("FAIL function entries: %u of %u named otherwise than libdwfl names them\n", w.bad,
+		       w.checked);
+		failures++;
+	} else {
+		printf("ok   function entries: %u named as libdwfl names them\n", w.checked);
 	}
 
 	/* Truncation keeps the NUL; n == 0 writes nothing. */

@@ -1,0 +1,77 @@
+#!/bin/sh
+# The README's workflow on a real program: SQLite and tests/e2e/driver.c
+# (ROWS rows, default 50 000) built plain and through cyg (gcc -O2) with
+# every function gated, run once timed, `pathprof select --budget 5%`, then
+# rebuilt with the list as gcc's exclude list. Process wall time of each
+# build counting only and timed, medians of interleaved runs, as ratios to
+# the plain build. Fetches SQLite as the e2e test does (cached in the build
+# dir). usage: bench/sqlite-select.sh BUILD_DIR [RUNS] [ROWS]   (default 7, 50000)
+set -eu
+build=$(cd "$1" && pwd)
+runs=${2:-7}
+rows=${3:-50000}
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/e2e/lib.sh
+. "$root/tests/e2e/lib.sh"
+fetch_sqlite
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export PKG_CONFIG_PATH="$build/meson-uninstalled"
+wrap=$build/tools/pathprof-cc-uninstalled
+# one build: NAME, then the wrapper's words before gcc (none: plain), then
+# extra compile flags
+build_prog() {
+	name=$1 via=$2
+	shift 2
+	cc=gcc
+	[ -z "$via" ] || cc="$wrap --via=$via gcc"
+	# shellcheck disable=SC2086 # flag lists are words
+	$cc -O2 $base_flags $sqlite_defs "$@" -w -c "$cache/sqlite3.c" -o "$tmp/$name-sqlite.o"
+	# shellcheck disable=SC2086
+	$cc -O2 $base_flags "$@" -I"$cache" -c "$root/tests/e2e/driver.c" -o "$tmp/$name-driver.o"
+	# shellcheck disable=SC2086
+	$cc "$tmp/$name-driver.o" "$tmp/$name-sqlite.o" -o "$tmp/$name" -lm
+}
+build_prog plain "" &
+build_prog all cyg
+wait
+rm -f "$tmp/db"
+PATHPROF_TIMING=on PATHPROF_OUT="$tmp/all.pathprof" "$tmp/all" --db "$tmp/db" --rows "$rows" >/dev/null
+"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% >"$tmp/drop" 2>"$tmp/select.err"
+cat "$tmp/select.err" >&2
+build_prog selected cyg -finstrument-functions-exclude-function-list="$(paste -sd, "$tmp/drop")"
+# one row: NAME TIMING EXE -> "NAME wall_ns"
+row() {
+	rm -f "$tmp/db"
+	PATHPROF_TIMING=$2 PATHPROF_OUT=/dev/null python3 - "$1" "$3" "$tmp/db" "$rows" <<'PY' >>"$tmp/rows"
+import subprocess, sys, time
+t = time.perf_counter_ns()
+subprocess.run([sys.argv[2], "--db", sys.argv[3], "--rows", sys.argv[4]], stdout=subprocess.DEVNULL, check=True)
+print(sys.argv[1], time.perf_counter_ns() - t)
+PY
+}
+: >"$tmp/rows"
+i=0
+while [ "$i" -lt "$runs" ]; do
+	row plain off "$tmp/plain"
+	row all-off off "$tmp/all"
+	row all-on on "$tmp/all"
+	row selected-off off "$tmp/selected"
+	row selected-on on "$tmp/selected"
+	i=$((i + 1))
+done
+python3 - "$tmp/rows" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    k, v = line.split()
+    rows.setdefault(k, []).append(float(v))
+base = statistics.median(rows["plain"])
+print("| build | timing | wall, ms (median) | x plain |")
+print("|---|---|---|---|")
+for k in ["plain", "all-off", "all-on", "selected-off", "selected-on"]:
+    name, _, timing = k.partition("-")
+    m = statistics.median(rows[k])
+    print("| %s | %s | %.0f | %.2f |" % (name, timing or "-", m / 1e6, m / base))
+print("(%d interleaved runs each)" % len(rows["plain"]))
+PY
