@@ -38,6 +38,42 @@ static pthread_t namer_tid;
 static pthread_once_t namer_atfork_once = PTHREAD_ONCE_INIT;
 static pp__map_t named;        /* keys already published */
 static pp__map_t abandoned_named __attribute__((used)); /* a forked parent's, see after_fork */
+/* Where each slab's list of paths began at the end of the last pass that
+ * named all of it: paths are only ever put in front, so a pass names those
+ * above that point and stops there. Looking every key of every path up on
+ * every pass took 3 % of SQLite's samples (1 000 keys, 4 000 paths, a pass
+ * every 50 ms). Slab address -> index in seen_head. */
+static pp__map_t seen_at;
+static pp__path_t **seen_head;
+static pp__map_t abandoned_seen_at __attribute__((used));
+static pp__path_t **abandoned_seen_head __attribute__((used));
+static uint32_t nseen, cap_seen;
+
+static pp__path_t *seen_of(const pp__slab_t *s)
+{
+	uint32_t i;
+	return pp__map_get(&seen_at, (uint64_t)(uintptr_t)s, &i) ? seen_head[i] : NULL;
+}
+
+/* Without memory the slab is walked whole next time, as before. */
+static void seen_set(const pp__slab_t *s, pp__path_t *head)
+{
+	uint32_t i;
+	if (pp__map_get(&seen_at, (uint64_t)(uintptr_t)s, &i)) {
+		seen_head[i] = head;
+		return;
+	}
+	if (nseen == cap_seen) {
+		uint32_t cap = cap_seen ? 2 * cap_seen : 64;
+		pp__path_t **m = realloc(seen_head, cap * sizeof *m);
+		if (!m)
+			return;
+		seen_head = m;
+		cap_seen = cap;
+	}
+	if (pp__map_put(&seen_at, (uint64_t)(uintptr_t)s, nseen) == 0)
+		seen_head[nseen++] = head;
+}
 static char *nbump, *nend;     /* current chunk of name records */
 static char object_name[300];  /* "" when not exporting */
 static int keep_at_exit;
@@ -273,7 +309,8 @@ static void name_pass_locked(pp__shm_hdr_t *h)
 	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	pp__resolver_t *res = NULL;
 	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all) {
-		for (pp__path_t *p = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); p; p = p->next) {
+		pp__path_t *top = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE), *stop = seen_of(s);
+		for (pp__path_t *p = top; p && p != stop; p = p->next) {
 			for (uint32_t i = 0; i < p->depth; i++) {
 				uint32_t dummy;
 				if (pp__map_get(&named, p->keys[i], &dummy))
@@ -288,6 +325,7 @@ static void name_pass_locked(pp__shm_hdr_t *h)
 					goto totals;
 			}
 		}
+		seen_set(s, top);
 	}
 totals:
 	if (res)
@@ -371,6 +409,13 @@ void pp__shm_after_fork(void)
 	 * it, but keep it reachable (a leak checker must not report it). */
 	abandoned_named = named;
 	memset(&named, 0, sizeof named);
+	/* the child's slabs are its own: a parent's mark could name an address
+	 * its lists reuse (kept reachable, as named) */
+	abandoned_seen_at = seen_at;
+	abandoned_seen_head = seen_head;
+	memset(&seen_at, 0, sizeof seen_at);
+	seen_head = NULL;
+	nseen = cap_seen = 0;
 	nbump = nend = NULL;
 	object_name[0] = '\0';
 	namer_running = 0;
