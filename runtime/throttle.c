@@ -4,10 +4,12 @@
  * more than the budget's share of the work they hold, as measured over the
  * last window: its calls times the gate's cost this process measured,
  * against its inclusive time less the part of each call the gate itself
- * put in. Windows, not totals: once a parent's small children stop being
- * gated, the next window shows the parent's own work without their gates'
- * cost, and a function whose calls change with the program's phase is
- * judged on what it does now.
+ * put in; and then more, worst first, while the gates still running cost
+ * more than the budget's share of all the work (judge). Windows, not
+ * totals: once a parent's small children stop being gated, the next
+ * window shows the parent's own work without their gates' cost, and a
+ * function whose calls change with the program's phase is judged on what
+ * it does now.
  *
  * How a function stops: XRay unpatches its sleds (the front-end registers a
  * hook), so it costs nothing at all from then on; the other injectors' gates
@@ -36,8 +38,8 @@
 /* A function's gates must have run this often in a window before they are
  * judged: fewer calls say too little, and cost too little to matter. */
 #define MIN_CALLS 1000u
-/* Windows: 2 ms, or 20 times the last scan's own duration if longer, so
- * the thread never takes more than 5 % of a CPU. */
+/* Rounds: 2 ms, or 20 times the last scan's own duration if longer, so
+ * its scans never take more than 5 % of a CPU (throttle_round). */
 #define WINDOW_MS 2u
 
 static double budget;    /* fraction of the work; 0: no budget */
@@ -111,12 +113,18 @@ uint32_t pp__throttle_list(const pp__throttle_entry_t **out)
 	return __atomic_load_n(&nlist, __ATOMIC_ACQUIRE);
 }
 
-/* What the thread knows of a function: calls and inclusive ticks over the
- * run at the last window, and whether it was throttled. */
+/* What the thread knows of a function: calls, inclusive and self ticks
+ * over the run (the last scan), the same at the last round and at its last
+ * judgement, and whether it was throttled. */
 typedef struct acc {
 	uint64_t key;
-	uint64_t calls, incl;
-	uint64_t prev_calls, prev_incl;
+	uint64_t calls, incl, self;
+	uint64_t r_calls, r_self; /* at the last round */
+	uint64_t j_calls, j_incl; /* at the last judgement */
+	/* the last round's gate cost (ticks); since the last judgement, the
+	 * gates' cost and the work held, when judged this round */
+	double r_cost, w_gates, w_work;
+	int w_judged;
 	int done;
 } acc_t;
 
@@ -163,7 +171,7 @@ static uint64_t node_calls(const pp__segrt_t *g)
 static int scan(void)
 {
 	for (uint32_t i = 0; i < naccs; i++)
-		accs[i].calls = accs[i].incl = 0;
+		accs[i].calls = accs[i].incl = accs[i].self = 0;
 	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all)
 		for (const pp__path_t *q = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE); q; q = q->next) {
 			const pp__segrt_t *g = __atomic_load_n((pp__segrt_t **)&q->seg, __ATOMIC_ACQUIRE);
@@ -174,6 +182,7 @@ static int scan(void)
 			if (!a)
 				return -1;
 			a->calls += node_calls(g);
+			a->self += __atomic_load_n(&g->self, __ATOMIC_RELAXED);
 			int outer = 1;
 			for (uint32_t d = 0; d + 1 < q->depth && outer; d++)
 				outer = q->keys[d] != key;
@@ -183,31 +192,72 @@ static int scan(void)
 	return 0;
 }
 
-/* Judge each function on its window; stop those over the budget. */
+/* Stop gating a's function: listed, then its front-end's way or the key's. */
+static void stop_acc(acc_t *a)
+{
+	if (nlist == PP__THROTTLE_MAX) {
+		full = 1;
+		return;
+	}
+	a->done = 1;
+	list[nlist] = (pp__throttle_entry_t){ .key = a->key, .calls = a->calls, .incl = a->incl,
+					      .at_ns = pp__realtime_ns() - pp__g.start_ns };
+	__atomic_store_n(&nlist, nlist + 1, __ATOMIC_RELEASE);
+	int (*stop)(uint64_t) = __atomic_load_n(&fe_hook, __ATOMIC_ACQUIRE);
+	if (!stop || stop(a->key) != 0)
+		pp__throttle_stop_key(a->key);
+}
+
+/* Judge each function on the calls since it was last judged, once it has
+ * MIN_CALLS of them. First, every function whose gates cost more than the
+ * budget's share of the work its calls hold stops. That alone does not
+ * bound the program's slowdown: functions nested 30 deep, each within its
+ * share of what it holds, add up (SQLite: 2x of plain at 5 %). So, second,
+ * while the gates still running cost more than the budget's share of all
+ * the work the round saw (the self times of the calls that ended in it,
+ * less those gates), the judged function whose gates cost most for the
+ * work it holds stops too: short leaves first; the functions that hold the
+ * program's work (its dispatchers and phases) stay gated. */
 static void judge(double in, double out)
 {
+	double total = 0, cost = 0;
 	for (uint32_t i = 0; i < naccs; i++) {
 		acc_t *a = &accs[i];
-		uint64_t calls = a->calls > a->prev_calls ? a->calls - a->prev_calls : 0;
-		double incl = a->incl > a->prev_incl ? (double)(a->incl - a->prev_incl) : 0;
-		a->prev_calls = a->calls;
-		a->prev_incl = a->incl;
-		if (a->done || calls < MIN_CALLS)
+		uint64_t rc = a->calls > a->r_calls ? a->calls - a->r_calls : 0;
+		total += a->self > a->r_self ? (double)(a->self - a->r_self) : 0;
+		a->r_calls = a->calls;
+		a->r_self = a->self;
+		a->r_cost = (double)rc * (in + out);
+		a->w_judged = 0;
+		if (a->done)
 			continue;
-		double gates = (double)calls * (in + out), work = incl - (double)calls * in;
-		if (gates <= budget * (work > 0 ? work : 0))
-			continue;
-		if (nlist == PP__THROTTLE_MAX) {
-			full = 1;
-			continue;
+		uint64_t jc = a->calls > a->j_calls ? a->calls - a->j_calls : 0;
+		if (jc >= MIN_CALLS) {
+			double incl = a->incl > a->j_incl ? (double)(a->incl - a->j_incl) : 0;
+			a->j_calls = a->calls;
+			a->j_incl = a->incl;
+			a->w_judged = 1;
+			a->w_gates = (double)jc * (in + out);
+			a->w_work = incl > (double)jc * in ? incl - (double)jc * in : 0;
+			if (a->w_gates > budget * a->w_work) {
+				stop_acc(a);
+				continue;
+			}
 		}
-		a->done = 1;
-		list[nlist] = (pp__throttle_entry_t){ .key = a->key, .calls = a->calls, .incl = a->incl,
-						      .at_ns = pp__realtime_ns() - pp__g.start_ns };
-		__atomic_store_n(&nlist, nlist + 1, __ATOMIC_RELEASE);
-		int (*stop)(uint64_t) = __atomic_load_n(&fe_hook, __ATOMIC_ACQUIRE);
-		if (!stop || stop(a->key) != 0)
-			pp__throttle_stop_key(a->key);
+		cost += a->r_cost;
+	}
+	while (cost > budget * (total - cost)) {
+		acc_t *worst = NULL;
+		for (uint32_t i = 0; i < naccs; i++) {
+			acc_t *a = &accs[i];
+			if (!a->done && a->w_judged &&
+			    (!worst || a->w_gates * worst->w_work > worst->w_gates * a->w_work))
+				worst = a;
+		}
+		if (!worst || nlist == PP__THROTTLE_MAX)
+			break;
+		stop_acc(worst);
+		cost -= worst->r_cost;
 	}
 }
 
@@ -246,16 +296,27 @@ static uint64_t throttle_round(void)
 		judge(pp__g.gate_in, pp__g.gate_out);
 	if (__atomic_load_n(&pp__throttle_n, __ATOMIC_ACQUIRE))
 		pp__slab_for_each_owner(no_lean_way);
+	uint64_t judged = now_ns(CLOCK_MONOTONIC);
 	void (*round)(void) = __atomic_load_n(&fe_round, __ATOMIC_ACQUIRE);
 	if (round)
 		round();
 	/* stopped cyg keys' hook calls seen since the last round */
 	if (!pp__g.mixed_frontends)
 		pp__site_patch_pending();
-	uint64_t took = now_ns(CLOCK_MONOTONIC) - t0;
+	/* The scan and the judgement, which run every round, take at most 5 %
+	 * of a CPU; unpatching and patching code, once per function or call
+	 * site, at most half while they last: counted 20 times over, they
+	 * spaced SQLite's rounds 200 ms apart, and every gate still going
+	 * out of line paid for it meanwhile. */
+	uint64_t end = now_ns(CLOCK_MONOTONIC);
 	uint64_t wait_ns = (uint64_t)WINDOW_MS * 1000000u;
+	uint64_t scan_ns = 20 * (judged - t0), patch_ns = end - judged;
+	if (wait_ns < scan_ns)
+		wait_ns = scan_ns;
+	if (wait_ns < patch_ns)
+		wait_ns = patch_ns;
 	throttle_end();
-	return wait_ns < 20 * took ? 20 * took : wait_ns;
+	return wait_ns;
 }
 
 static pp__ticker_t ticker = PP__TICKER_INIT(
