@@ -3,9 +3,10 @@
  * others go on; `hostile`, names that would break every output format if
  * passed through raw (markup, script end tags, separators, quotes, control
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
- * whose every segment has one value, so diff's numbers are known exactly.
+ * whose every segment has one value, so diff's numbers are known exactly;
+ * `nested`, for select's second rule.
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|labelled|offcpu|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
+ * usage: mkprof demo|labelled|offcpu|hostile|nested|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,12 +220,48 @@ static void offcpu_entries(pp_profile_t *p)
 	pp__profile_canonical(p);
 }
 
+/* For select's second rule (tests/report/select_nested.sh): main (1 call)
+ * > a > b > c > d (2 000 calls each), a gate cost of in 10 + out 20 ticks,
+ * and raw times such that, compensated, d holds 1 000 ticks a call and a,
+ * b, c each 100 of their own: every function's gates (60 000 ticks) are
+ * within 5 % of what it holds (2.0, 2.2, 2.4, 2.6 M), but together
+ * (240 030) over 5 % of all the work (the self times, 2 601 000). */
+static void nested(pp_profile_t *p)
+{
+	static const char *const names[] = { "main", "a", "b", "c", "d" };
+	tp_init(p, "cyg", "./nested");
+	p->pid = 78;
+	p->start_ns = 1700000000000000000ull;
+	p->end_ns = 1700000001000000000ull;
+	p->ticks_per_ns = 2.0;
+	p->timing = PP_TIMING_ON;
+	p->threads = 1;
+	p->gate_in = 10;
+	p->gate_out = 20;
+	tp_names(p, 5, names, NULL, NULL);
+	/* raw per call: compensated + in + (calls below per call) x (in + out) */
+	pp_seg_t d = TP_SEG({ 1010, 2000 }), c = TP_SEG({ 1140, 2000 }), b = TP_SEG({ 1270, 2000 }),
+		 a = TP_SEG({ 1400, 2000 }), m = TP_SEG({ 2841010, 1 });
+	/* raw self: compensated + calls x in + children's calls x out */
+	tp_node(p, TP_IDX(0, 1, 2, 3, 4), 2020000, &d);
+	tp_node(p, TP_IDX(0, 1, 2, 3), 260000, &c);
+	tp_node(p, TP_IDX(0, 1, 2), 260000, &b);
+	tp_node(p, TP_IDX(0, 1), 260000, &a);
+	tp_node(p, TP_IDX(0), 41010, &m);
+	pp_seg_t *all[] = { &d, &c, &b, &a, &m };
+	for (size_t i = 0; i < 5; i++)
+		pp__seg_free(all[i]);
+	tp_path(p, 2000, TP_IDX(0, 1, 2, 3, 4), NULL);
+	p->records = 2000;
+	p->events = 1;
+}
+
 int main(int argc, char **argv)
 {
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|nested|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo")) {
@@ -243,6 +280,8 @@ int main(int argc, char **argv)
 		p.build_id = strdup("0123456789abcdef0123456789abcdef01234567");
 	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&p);
+	} else if (!strcmp(argv[1], "nested")) {
+		nested(&p);
 	} else if (!strcmp(argv[1], "noexit")) {
 		noexit(&p);
 	} else if (!strcmp(argv[1], "wide"))
@@ -257,7 +296,7 @@ int main(int argc, char **argv)
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|nested|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {
