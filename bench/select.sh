@@ -27,7 +27,7 @@ gcc -O2 "$root/bench/compensate.c" -o "$tmp/plain-gcc"
 PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_OUT="$tmp/x.pathprof" "$tmp/xray" >/dev/null
 xlist=$("$pp" select "$tmp/x.pathprof" --format exclude 2>/dev/null)
 PATHPROF_TIMING=on PATHPROF_OUT="$tmp/c.pathprof" "$tmp/cyg" >/dev/null
-clist=$("$pp" select "$tmp/c.pathprof" 2>/dev/null | paste -sd, -)
+clist=$("$pp" select "$tmp/c.pathprof" --format gcc 2>/dev/null)
 # gcc's own list (substrings of names): the dropped functions get no hooks
 "$wrap" --via=cyg gcc -O2 -finstrument-functions-exclude-function-list="$clist" \
 	"$root/bench/compensate.c" -o "$tmp/cyg-sel"

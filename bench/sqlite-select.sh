@@ -1,8 +1,8 @@
 #!/bin/sh
 # The README's workflow on a real program: SQLite and tests/e2e/driver.c
 # (ROWS rows, default 50 000) built plain and through cyg (gcc -O2) with
-# every function gated, run once timed, `pathprof select --budget 5%`, then
-# rebuilt with the list as gcc's exclude list. Process wall time of each
+# every function gated, run once timed, `pathprof select --budget 5%
+# --format gcc`, then rebuilt with the list as gcc's exclude list. Process wall time of each
 # build counting only and timed, medians of interleaved runs, as ratios to
 # the plain build. Fetches SQLite as the e2e test does (cached in the build
 # dir). usage: bench/sqlite-select.sh BUILD_DIR [RUNS] [ROWS]   (default 7, 50000)
@@ -37,9 +37,9 @@ build_prog all cyg
 wait
 rm -f "$tmp/db"
 PATHPROF_TIMING=on PATHPROF_OUT="$tmp/all.pathprof" "$tmp/all" --db "$tmp/db" --rows "$rows" >/dev/null
-"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% >"$tmp/drop" 2>"$tmp/select.err"
+"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --format gcc >"$tmp/drop" 2>"$tmp/select.err"
 cat "$tmp/select.err" >&2
-build_prog selected cyg -finstrument-functions-exclude-function-list="$(paste -sd, "$tmp/drop")"
+build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop")"
 # one row: NAME TIMING EXE -> "NAME wall_ns"
 row() {
 	rm -f "$tmp/db"

@@ -42,7 +42,12 @@ static const char help_text[] =
 	"                 PATHPROF_XRAY (an XRay build arms only the others: the\n"
 	"                 dropped cost nothing);\n"
 	"                 'keep': the kept functions, one glob a line, for\n"
-	"                 pathprof-cc --via=plugin --plugin-list=FILE\n"
+	"                 pathprof-cc --via=plugin --plugin-list=FILE;\n"
+	"                 'gcc': one line 'f,g,...' for gcc's\n"
+	"                 -finstrument-functions-exclude-function-list, which\n"
+	"                 matches substrings: a dropped name that a kept\n"
+	"                 function's name holds is left out (it stays gated), as\n"
+	"                 is a name with a comma; standard error says which\n"
 	"  -o, --output F write the list to F\n"
 	"  -h, --help     show this help\n"
 	"\n"
@@ -59,6 +64,35 @@ static void put_glob(FILE *o, const char *s)
 			fputc('\\', o);
 		fputc(*s, o);
 	}
+}
+
+/* gcc's exclude list matches a name anywhere in a function's name, and its
+ * entries are separated by commas. A dropped name that a kept function's
+ * name holds would drop that one too, silently: it is left out (it stays
+ * gated) and the line says which kept functions it would have taken; a
+ * name with a comma cannot be written. 1: write it. */
+static int gcc_name_ok(const pp_profile_t *p, const pp__fn_row_t *rows, size_t n, const char *drop,
+		       const char *name)
+{
+	if (strchr(name, ',')) {
+		cli_error("select: --format gcc: '%s' left out (it stays gated): gcc's list cannot hold "
+			  "a comma", name);
+		return 0;
+	}
+	size_t hits = 0;
+	for (size_t i = 0; i < n; i++)
+		hits += !drop[i] && strstr(pp__report_name(p, rows[i].name), name) != NULL;
+	if (!hits)
+		return 1;
+	fprintf(stderr, "pathprof: select: --format gcc: '%s' left out (it stays gated): gcc matches "
+			"substrings and would also drop the kept", name);
+	for (size_t i = 0, k = 0; i < n; i++) {
+		const char *kept = pp__report_name(p, rows[i].name);
+		if (!drop[i] && strstr(kept, name))
+			fprintf(stderr, "%s '%s'", k++ ? "," : "", kept);
+	}
+	fputc('\n', stderr);
+	return 0;
 }
 
 int cmd_select(int argc, char **argv)
@@ -82,8 +116,9 @@ int cmd_select(int argc, char **argv)
 			}
 			break;
 		case 'f':
-			if (strcmp(optarg, "names") && strcmp(optarg, "exclude") && strcmp(optarg, "keep")) {
-				cli_error("select: --format: '%s' is not 'names', 'exclude' or 'keep'", optarg);
+			if (strcmp(optarg, "names") && strcmp(optarg, "exclude") && strcmp(optarg, "keep") &&
+			    strcmp(optarg, "gcc")) {
+				cli_error("select: --format: '%s' is not 'names', 'exclude', 'keep' or 'gcc'", optarg);
 				return CLI_USAGE;
 			}
 			format = optarg;
@@ -158,12 +193,18 @@ int cmd_select(int argc, char **argv)
 	}
 	FILE *o = cli_output_open(outpath);
 	if (o) {
-		int first = 1;
+		int first = 1, gcc = !strcmp(format, "gcc");
 		for (size_t i = 0; i < n; i++) {
 			const char *name = pp__report_name(&p, rows[i].name);
 			if (!strcmp(format, "keep") ? drop[i] : !drop[i])
 				continue;
-			if (!strcmp(format, "exclude")) {
+			if (gcc) {
+				if (!gcc_name_ok(&p, rows, n, drop, name))
+					continue;
+				if (!first)
+					fputc(',', o);
+				fputs(name, o);
+			} else if (!strcmp(format, "exclude")) {
 				fputs(first ? "!" : ",!", o);
 				put_glob(o, name);
 			} else {
@@ -172,7 +213,7 @@ int cmd_select(int argc, char **argv)
 			}
 			first = 0;
 		}
-		if (!strcmp(format, "exclude") && !first)
+		if ((!strcmp(format, "exclude") || gcc) && !first)
 			fputc('\n', o);
 		rc = cli_output_close(o, outpath);
 	}
