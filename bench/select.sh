@@ -49,12 +49,9 @@ while [ "$i" -lt "$runs" ]; do
 	echo "raii-selected $(PATHPROF_TIMING=on PATHPROF_OUT=/dev/null t "$tmp/raii-sel")" >>"$tmp/rows"
 	i=$((i + 1))
 done
-python3 - "$tmp/rows" "$root/bench" <<'PY'
-import statistics, sys
-sys.dont_write_bytecode = True  # no __pycache__ in the tree
-sys.path.insert(0, sys.argv[2])
-import rows as bench_rows
-rows = bench_rows.read(sys.argv[1])
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/bench" python3 - "$tmp/rows" <<'PY'
+import statistics, sys, rows as table
+rows = table.read(sys.argv[1])
 print("| build | time, ms (median) | ratio to plain (same compiler) |")
 print("|---|---|---|")
 for k in ["plain", "xray-all", "xray-selected", "plain-gcc", "cyg-all", "cyg-selected", "raii-all", "raii-selected"]:

@@ -60,12 +60,9 @@ while [ "$i" -lt "$runs" ]; do
 	row selected-on on "$tmp/selected"
 	i=$((i + 1))
 done
-python3 - "$tmp/rows" "$root/bench" <<'PY'
-import statistics, sys
-sys.dont_write_bytecode = True  # no __pycache__ in the tree
-sys.path.insert(0, sys.argv[2])
-import rows as bench_rows
-rows = bench_rows.read(sys.argv[1])
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/bench" python3 - "$tmp/rows" <<'PY'
+import statistics, sys, rows as table
+rows = table.read(sys.argv[1])
 base = statistics.median(rows["plain"])
 print("| build | timing | wall, ms (median) | x plain |")
 print("|---|---|---|---|")
