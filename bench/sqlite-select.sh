@@ -2,9 +2,10 @@
 # The README's workflow on a real program: SQLite and tests/e2e/driver.c
 # (ROWS rows, default 50 000) built plain and through cyg (gcc -O2) with
 # every function gated, run once timed, `pathprof select --budget 5%
-# --format gcc`, then rebuilt with the list as gcc's exclude list. Process wall time of each
-# build counting only and timed, medians of interleaved runs, as ratios to
-# the plain build. Fetches SQLite as the e2e test does (cached in the build
+# --format gcc`, then rebuilt with the list as gcc's exclude list; and the
+# build with every function gated run under PATHPROF_BUDGET=5% instead.
+# Process wall time of each, counting only and timed, medians of
+# interleaved runs, as ratios to the plain build. Fetches SQLite as the e2e test does (cached in the build
 # dir). usage: bench/sqlite-select.sh BUILD_DIR [RUNS] [ROWS]   (default 7, 50000)
 set -eu
 build=$(cd "$1" && pwd)
@@ -40,10 +41,10 @@ PATHPROF_TIMING=on PATHPROF_OUT="$tmp/all.pathprof" "$tmp/all" --db "$tmp/db" --
 "$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --format gcc >"$tmp/drop" 2>"$tmp/select.err"
 cat "$tmp/select.err" >&2
 build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop")"
-# one row: NAME TIMING EXE -> "NAME wall_ns"
+# one row: NAME TIMING EXE [BUDGET] -> "NAME wall_ns"
 row() {
 	rm -f "$tmp/db"
-	PATHPROF_TIMING=$2 PATHPROF_OUT=/dev/null python3 - "$1" "$3" "$tmp/db" "$rows" <<'PY' >>"$tmp/rows"
+	PATHPROF_BUDGET=${4:-} PATHPROF_TIMING=$2 PATHPROF_OUT=/dev/null python3 - "$1" "$3" "$tmp/db" "$rows" <<'PY' >>"$tmp/rows"
 import subprocess, sys, time
 t = time.perf_counter_ns()
 subprocess.run([sys.argv[2], "--db", sys.argv[3], "--rows", sys.argv[4]], stdout=subprocess.DEVNULL, check=True)
@@ -56,6 +57,7 @@ while [ "$i" -lt "$runs" ]; do
 	row plain off "$tmp/plain"
 	row all-off off "$tmp/all"
 	row all-on on "$tmp/all"
+	row all-budget on "$tmp/all" 5%
 	row selected-off off "$tmp/selected"
 	row selected-on on "$tmp/selected"
 	i=$((i + 1))
@@ -66,7 +68,7 @@ rows = table.read(sys.argv[1])
 base = statistics.median(rows["plain"])
 print("| build | timing | wall, ms (median) | x plain |")
 print("|---|---|---|---|")
-for k in ["plain", "all-off", "all-on", "selected-off", "selected-on"]:
+for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on"]:
     name, _, timing = k.partition("-")
     m = statistics.median(rows[k])
     print("| %s | %s | %.0f | %.2f |" % (name, timing or "-", m / 1e6, m / base))
