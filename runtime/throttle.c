@@ -35,8 +35,9 @@
 #include "throttle.h"
 #include "ticker.h"
 
-/* A function's gates must have run this often in a window before they are
- * judged: fewer calls say too little, and cost too little to matter. */
+/* A function's gates must have run this often since it was last judged
+ * before it is judged again: fewer calls say too little, and cost too
+ * little to matter. */
 #define MIN_CALLS 1000u
 /* Rounds: 2 ms, or 20 times the last scan's own duration if longer, so
  * its scans never take more than 5 % of a CPU (throttle_round). */
