@@ -22,6 +22,7 @@
 #include "runtime.h"
 #include "select.h"
 #include "slab.h"
+#include "raii_patch.h"
 #include "site_patch.h"
 #include "throttle.h"
 #include "recorder.h"
@@ -196,6 +197,10 @@ static int add_throttled(collect_t *c, int fe)
 	pp_profile_t *p = c->p;
 	p->budget = 100 * pp__throttle_budget();
 	pp__site_patch_counts(&p->patched_sites, &p->refused_sites);
+	uint32_t raii_patched, raii_left;
+	pp__raii_patch_counts(&raii_patched, &raii_left);
+	p->patched_sites += raii_patched;
+	p->refused_sites += raii_left;
 	if (!n)
 		return 0;
 	if (!(p->throttled = calloc(n, sizeof *p->throttled)))

@@ -111,6 +111,7 @@ void pp__site_patch_counts(uint32_t *patched, uint32_t *refused)
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "code_patch.h"
 #include "map.h"
 #include "slab.h"
 #include "symbolize.h"
@@ -118,61 +119,7 @@ void pp__site_patch_counts(uint32_t *patched, uint32_t *refused)
 static pp__symbolizer_t *sym;
 static int sym_modules;    /* modules loaded when it was opened */
 static pp__map_t scanned;   /* keys whose own code was searched for tail jumps */
-static int broken; /* mprotect was refused: patch nothing more */
-
-/* /proc/self/maps, read once a round: what may be read, and what is
- * private r-x code that may be patched. */
-typedef struct { uint64_t lo, hi; char r, x, w, p; } map_t;
-static map_t *maps;
-static uint32_t nmaps, capmaps;
-
-static int read_maps(void)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -1;
-	char line[512];
-	nmaps = 0;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long long lo, hi;
-		char perm[5];
-		if (sscanf(line, "%llx-%llx %4s", &lo, &hi, perm) != 3)
-			continue;
-		if (nmaps == capmaps) {
-			uint32_t cap = capmaps ? 2 * capmaps : 256;
-			map_t *m = realloc(maps, cap * sizeof *m);
-			if (!m)
-				break;
-			maps = m;
-			capmaps = cap;
-		}
-		maps[nmaps++] = (map_t){ lo, hi, perm[0], perm[2], perm[1], perm[3] };
-	}
-	fclose(f);
-	return 0;
-}
-
-static const map_t *map_of(uint64_t a)
-{
-	for (uint32_t i = 0; i < nmaps; i++)
-		if (a >= maps[i].lo && a < maps[i].hi)
-			return &maps[i];
-	return NULL;
-}
-
-/* Can [a, a+n) be read? */
-static int readable(uint64_t a, uint64_t n)
-{
-	while (n) {
-		const map_t *m = map_of(a);
-		if (!m || m->r != 'r')
-			return 0;
-		uint64_t in = m->hi - a < n ? m->hi - a : n;
-		a += in;
-		n -= in;
-	}
-	return 1;
-}
+static int no_symbols;      /* the symbols could not be read: patch nothing */
 
 static uint32_t rd32(uint64_t a)
 {
@@ -188,31 +135,27 @@ static uint64_t rd64(uint64_t a)
 	return v;
 }
 
-static uint8_t rd8(uint64_t a)
-{
-	return *(const volatile uint8_t *)(uintptr_t)a;
-}
 
 /* Where a GOT-indirect branch at insn (opcode bytes ff 15/ff 25 and a 32-bit
  * displacement, len bytes in all) reads its target: 0 when unreadable. */
 static uint64_t got_target(uint64_t insn, uint64_t len)
 {
 	uint64_t slot = insn + len + (uint64_t)(int64_t)(int32_t)rd32(insn + len - 4);
-	return readable(slot, 8) ? rd64(slot) : 0;
+	return pp__code_readable(slot, 8) ? rd64(slot) : 0;
 }
 
 /* Follow a PLT entry to the function it jumps to: [endbr64] [bnd] jmp
  * *slot(%rip). Anything else is returned as it is. */
 static uint64_t through_plt(uint64_t a)
 {
-	if (!readable(a, 16))
+	if (!pp__code_readable(a, 16))
 		return a;
 	uint64_t p = a;
 	if (rd32(p) == 0xfa1e0ff3u) /* endbr64 */
 		p += 4;
-	if (rd8(p) == 0xf2) /* bnd */
+	if (pp__code_byte(p) == 0xf2) /* bnd */
 		p++;
-	if (rd8(p) == 0xff && rd8(p + 1) == 0x25)
+	if (pp__code_byte(p) == 0xff && pp__code_byte(p + 1) == 0x25)
 		return got_target(p, 6);
 	return a;
 }
@@ -234,51 +177,6 @@ static int hook_at(uint64_t a)
 		return 1;
 	if (!strcmp(name, "__cyg_profile_func_exit") || !strcmp(name, "pp_plugin_leave"))
 		return 2;
-	return 0;
-}
-
-/* Pages made writable in this round, made r-x again at its end (or when
- * the list is full): a page holds many call sites, and each change of its
- * protection interrupts every CPU running the program to flush its TLB
- * (SQLite: 1 000 sites patched, the interrupts a few % of its run when
- * each site had its own pair). */
-#define OPEN_PAGES 64
-static uint64_t open_page[OPEN_PAGES];
-static uint32_t nopen;
-
-static void close_pages(void)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	for (uint32_t i = 0; i < nopen; i++)
-		mprotect((void *)(uintptr_t)open_page[i], page, PROT_READ | PROT_EXEC);
-	nopen = 0;
-}
-
-/* Change the byte at a from old to to, on private r-x code. 0, or -1. */
-static int poke(uint64_t a, uint8_t old, uint8_t to)
-{
-	const map_t *m = map_of(a);
-	if (broken || !m || m->r != 'r' || m->w == 'w' || m->x != 'x' || m->p != 'p' ||
-	    rd8(a) != old)
-		return -1;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t at = a & ~(page - 1);
-	uint32_t i = 0;
-	while (i < nopen && open_page[i] != at)
-		i++;
-	if (i == nopen) {
-		if (nopen == OPEN_PAGES)
-			close_pages();
-		if (mprotect((void *)(uintptr_t)at, page, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
-			broken = 1;
-			close_pages();
-			pp__warn("PATHPROF_BUDGET: cannot patch the code of stopped functions (mprotect: %s); "
-				 "their hooks keep being called and return at once", strerror(errno));
-			return -1;
-		}
-		open_page[nopen++] = at;
-	}
-	__atomic_store_n((uint8_t *)(uintptr_t)a, to, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -312,11 +210,11 @@ static int patch_tail_jumps(uint64_t fn)
 	GElf_Off off;
 	GElf_Sym s;
 	if (!mod || !dwfl_module_addrinfo(mod, fn, &off, &s, NULL, NULL, NULL) || off != 0 ||
-	    s.st_size < 5 || !readable(fn, s.st_size))
+	    s.st_size < 5 || !pp__code_readable(fn, s.st_size))
 		return 0;
 	int n = 0;
 	for (uint64_t p = fn; p + 5 <= fn + s.st_size; p++) {
-		uint8_t b = rd8(p), b1 = rd8(p + 1);
+		uint8_t b = pp__code_byte(p), b1 = pp__code_byte(p + 1);
 		uint64_t to;
 		if (b == 0xe9)
 			to = p + 5 + (uint64_t)(int64_t)(int32_t)rd32(p + 1);
@@ -324,8 +222,8 @@ static int patch_tail_jumps(uint64_t fn)
 			to = got_target(p, 6);
 		else
 			continue;
-		if (to && readable(to, 1) && hook_at(to) == 2 && row_starts_at(mod, p) &&
-		    poke(p, b, 0xc3) == 0)
+		if (to && pp__code_readable(to, 1) && hook_at(to) == 2 && row_starts_at(mod, p) &&
+		    pp__code_poke(p, b, 0xc3) == 0)
 			n++;
 	}
 	return n;
@@ -359,15 +257,15 @@ static uint64_t function_of(uint64_t key)
  * made harmless. 1 patched, 0 not such a call, -1 could not patch. */
 static int patch_call(uint64_t ra, int want)
 {
-	if (readable(ra - 5, 5) && rd8(ra - 5) == 0xe8) {
+	if (pp__code_readable(ra - 5, 5) && pp__code_byte(ra - 5) == 0xe8) {
 		uint64_t to = ra + (uint64_t)(int64_t)(int32_t)rd32(ra - 4);
-		if (readable(to, 1) && hook_at(to) == want)
-			return poke(ra - 5, 0xe8, 0x3d) == 0 ? 1 : -1;
+		if (pp__code_readable(to, 1) && hook_at(to) == want)
+			return pp__code_poke(ra - 5, 0xe8, 0x3d) == 0 ? 1 : -1;
 	}
-	if (readable(ra - 6, 6) && rd8(ra - 6) == 0xff && rd8(ra - 5) == 0x15) {
+	if (pp__code_readable(ra - 6, 6) && pp__code_byte(ra - 6) == 0xff && pp__code_byte(ra - 5) == 0x15) {
 		uint64_t to = got_target(ra - 6, 6);
 		if (to && hook_at(to) == want)
-			return poke(ra - 6, 0xff, 0x8d) == 0 ? 1 : -1;
+			return pp__code_poke(ra - 6, 0xff, 0x8d) == 0 ? 1 : -1;
 	}
 	return 0;
 }
@@ -407,7 +305,7 @@ static void patch_pending(void);
 
 void pp__site_patch_pending(void)
 {
-	if (broken || __atomic_load_n(&nsites, __ATOMIC_ACQUIRE) == handled)
+	if (no_symbols || pp__code_refused() || __atomic_load_n(&nsites, __ATOMIC_ACQUIRE) == handled)
 		return;
 	pp__modules_hold(); /* no library is unmapped while we read and write code */
 	patch_pending();
@@ -416,7 +314,7 @@ void pp__site_patch_pending(void)
 
 static void patch_pending(void)
 {
-	if (read_maps() != 0)
+	if (pp__code_maps() != 0)
 		return;
 	int modules = pp__modules_loaded();
 	if (sym && sym_modules != modules) {
@@ -427,7 +325,7 @@ static void patch_pending(void)
 	if (!sym) {
 		char err[256];
 		if (!(sym = pp__symbolizer_open(err, sizeof err))) {
-			broken = 1;
+			no_symbols = 1;
 			pp__warn("PATHPROF_BUDGET: cannot read this process's symbols (%s); stopped "
 				 "functions keep their hook calls", err);
 			return;
@@ -447,7 +345,7 @@ static void patch_pending(void)
 			handled++;
 		}
 	}
-	close_pages();
+	pp__code_close();
 }
 
 void pp__site_patch_end(void)
@@ -456,9 +354,7 @@ void pp__site_patch_end(void)
 		pp__symbolizer_close(sym);
 	sym = NULL;
 	pp__map_free(&scanned);
-	free(maps);
-	maps = NULL;
-	nmaps = capmaps = 0;
+	pp__code_end();
 }
 #else
 void pp__site_patch_pending(void)

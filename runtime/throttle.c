@@ -14,7 +14,8 @@
  * How a function stops: XRay unpatches its sleds (the front-end registers a
  * hook), so it costs nothing at all from then on; the other injectors' gates
  * find the key in a small set and return at once, and cyg's hook calls are
- * then patched out of the code (site_patch.c). That test sits on the
+ * then patched out of the code (site_patch.c), raii's entries made jumps
+ * over the gate (raii_patch.c). That test sits on the
  * timed event's branch of the inline gate only (every event is timed under
  * a budget), after a check of one global that is 0 until something is
  * throttled: untimed gates and runs without a budget never see it.
@@ -30,6 +31,7 @@
 #include "map.h"
 #include "runtime.h"
 #include "settings.h"
+#include "raii_patch.h"
 #include "site_patch.h"
 #include "slab.h"
 #include "throttle.h"
@@ -301,9 +303,12 @@ static uint64_t throttle_round(void)
 	void (*round)(void) = __atomic_load_n(&fe_round, __ATOMIC_ACQUIRE);
 	if (round)
 		round();
-	/* stopped cyg keys' hook calls seen since the last round */
-	if (!pp__g.mixed_frontends)
+	/* stopped cyg keys' hook calls seen since the last round, stopped
+	 * raii sites' entries */
+	if (!pp__g.mixed_frontends) {
 		pp__site_patch_pending();
+		pp__raii_patch_pending();
+	}
 	/* The scan and the judgement, which run every round, take at most 5 %
 	 * of a CPU; unpatching and patching code, once per function or call
 	 * site, at most half while they last: counted 20 times over, they

@@ -18,7 +18,12 @@
 # functions and batch live in a shared library of their own, built through
 # cyg too, whose hook calls go through its PLT; with "plugin", the program
 # is built through the LLVM pass (CC its clang), whose calls of
-# pp_plugin_enter/pp_plugin_leave are patched the same way.
+# pp_plugin_enter/pp_plugin_leave are patched the same way. With "raii",
+# every function is gated by PP_GATE_FN (runtime/raii_patch.c): the
+# probe prints its gates' entries from its own table, each must be a
+# `cmp $imm32, %eax` in the file, helper's, mix's and tick's a jump (e9)
+# in memory, with every other byte the file's ("raii-shared": helper, mix,
+# tick and batch in a shared library built through raii, its own table).
 # usage: patch.sh CC FLAGS SRCROOT PATHPROF WRAPPER WORKDIR
 set -u
 cc=$1 flags=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/patch-$(basename "$1").$$
@@ -29,14 +34,22 @@ fail() { echo "FAIL: $what: $*"; exit 1; }
 cd "$work" || exit 1
 lib=probe
 case $flags in
-shared)
+shared | raii-shared)
+	via=cyg def=
+	[ "$flags" = shared ] || via=raii def=-DPATHPROF_RAII
+	mode="$cc $(echo "$flags" | tr - ' ')"
 	flags=
 	lib=libprobe.so
-	"$wrapper" --via=cyg "$cc" -O2 -fPIC -shared -DPROBE_LIB "$src/tests/patch/patchprobe.c" \
+	"$wrapper" --via=$via "$cc" -O2 $def -fPIC -shared -DPROBE_LIB "$src/tests/patch/patchprobe.c" \
 		-o libprobe.so >build.log 2>&1 &&
-		"$wrapper" --via=cyg "$cc" -O2 -pthread -DPROBE_MAIN "$src/tests/patch/patchprobe.c" \
+		"$wrapper" --via=$via "$cc" -O2 $def -pthread -DPROBE_MAIN "$src/tests/patch/patchprobe.c" \
 			-L. -lprobe -Wl,-rpath,"$work" -o probe >>build.log 2>&1 || fail "build: $(cat build.log)"
-	mode="$cc shared" ;;
+	;;
+raii)
+	flags=
+	"$wrapper" --via=raii "$cc" -O2 -pthread -DPATHPROF_RAII "$src/tests/patch/patchprobe.c" \
+		-o probe >build.log 2>&1 || fail "build: $(cat build.log)"
+	mode="$cc raii" ;;
 plugin)
 	flags=
 	"$wrapper" --via=plugin --plugin-mode=all "$cc" -O2 -pthread "$src/tests/patch/patchprobe.c" \
@@ -122,15 +135,32 @@ PATHPROF_BUDGET=5% PATHPROF_TIMING=on PATHPROF_OUT=p.pathprof ./probe "$(size he
 	"$(size main)" "$(size tick)" $sites >mem.txt 2>err.txt || fail "run: $(cat mem.txt err.txt)"
 "$pp" report --format json p.pathprof >p.json || fail "report"
 "$pp" report p.pathprof >p.txt || fail "report text"
-grep -q "^             hook calls patched out of the code at 6 sites (0 left)$" p.txt ||
-	fail "text report: $(grep -A1 '^  budget' p.txt)"
+patched="hook calls patched out of the code at 6 sites"
+case $mode in *raii*) patched="gate entries made jumps over the gate at 3 sites" ;; esac
+grep -q "^             $patched (0 left)$" p.txt || fail "text report: $(grep -A1 '^  budget' p.txt)"
 python3 - mem.txt p.json "$mode" <<'PY' || fail "see above"
 import json, sys
 sys.path.insert(0, ".")
 from oracle import *
-mem = {l.split()[0]: [int(b, 16) for b in l.split()[1:]] for l in open(sys.argv[1])}
+lines = [l.split() for l in open(sys.argv[1])]
+mem = {l[0]: [int(b, 16) for b in l[1:]] for l in lines if l[0] != "entry"}
 e, bad = expected(listing("all.dis"))
 sites = {f: v[2] for f, v in e.items()}
+raii = " raii" in sys.argv[3]
+if raii:
+    # the gates' entries the probe found in its table: a cmp to %eax in
+    # the file, a jump in memory where the budget stopped the function
+    text = {f: {o: (b, t) for o, b, t in listing("all.dis")[f]} for f in FUNCS}
+    sites = {f: 0 for f in FUNCS}
+    for _, f, off in (l for l in lines if l[0] == "entry"):
+        off = int(off)
+        b, t = text[f].get(off, ([], "no instruction"))
+        if b[:1] != [0x3d] or not t.startswith("cmp") or not t.endswith(",%eax"):
+            bad.append("%s+%d: %s in the file, expected a gate's cmp $imm32,%%eax" % (f, off, t))
+        sites[f] += 1
+        if f in STOPPED:
+            e[f][1][off] = 0xe9
+            e[f][3].append((off, 0xe9, "e"))
 tails = [f for f, v in e.items() if v[4]]
 for f, (filebytes, want, n, patches, tail) in e.items():
     # objdump runs on to the next symbol (alignment padding): nm's size
@@ -142,19 +172,22 @@ for f, (filebytes, want, n, patches, tail) in e.items():
         if g != w:
             bad.append("%s+%d: %02x in memory, expected %02x (file %02x)" % (f, i, g, w, filebytes[i]))
 tails = "tail jumps in " + (", ".join(sorted(tails)) or "none")
+least = 1 if raii else 2
 for f in STOPPED:
-    if sites.get(f, 0) < 2:
+    if sites.get(f, 0) < least:
         bad.append("%s has %d hook instructions in the file" % (f, sites.get(f, 0)))
-if sites.get("batch", 0) < 2 or sites.get("main", 0) < 2:
+if sites.get("batch", 0) < least or sites.get("main", 0) < least:
     bad.append("hook instructions: %r" % sites)
 d = json.load(open(sys.argv[2]))
 names = [t["function"] for t in d["throttled"]]
 if sorted(names) != ["helper", "mix", "tick"]:
     bad.append("throttled %r, expected helper, mix and tick" % names)
-want_sites = sum(sites.get(f, 0) for f in STOPPED)
+want_sites = sum(sites.get(f, 0) for f in STOPPED) if not raii else sum(len(e[f][3]) for f in STOPPED)
 if d["unmatched"] != 0:
     bad.append("unmatched %d: an open call of tick lost its exit" % d["unmatched"])
-longest = max([n["incl"]["max_ns"] for n in d["nodes"] if n["path"] == ["long_tick", "tick"]] or [0])
+# raii gates no thread function: the long call is an event of its own
+open_call = ["tick"] if raii else ["long_tick", "tick"]
+longest = max([n["incl"]["max_ns"] for n in d["nodes"] if n["path"] == open_call] or [0])
 if longest < 30e6:
     bad.append("the open call of tick: %r ns, expected the 30 ms pause or more" % longest)
 if (d.get("patched_sites"), d.get("refused_sites")) != (want_sites, 0):
@@ -164,7 +197,8 @@ for b in bad:
     print("  " + b)
 if bad:
     sys.exit(1)
-print("ok: %s: hook instructions patched: helper's %d, mix's %d, tick's %d (%s); untouched: batch's %d, "
-      "main's %d; the open call of tick %.1f ms" % (sys.argv[3], sites["helper"], sites["mix"], sites["tick"],
+what = "gate entries made jumps" if raii else "hook instructions patched"
+print("ok: %s: %s: helper's %d, mix's %d, tick's %d (%s); untouched: batch's %d, "
+      "main's %d; the open call of tick %.1f ms" % (sys.argv[3], what, sites["helper"], sites["mix"], sites["tick"],
       tails, sites["batch"], sites["main"], longest / 1e6))
 PY

@@ -15,6 +15,11 @@
  * exit hook may not be patched out before that call has left through it
  * (the test finds its one call of 30 ms or more in the profile, and no
  * unmatched exit).
+ * Built through raii (-DPATHPROF_RAII, every function gated by
+ * PP_GATE_FN), the sites are its gates' entries, which it finds in its own
+ * table (pathprof/raii.h, runtime/raii_patch.c): each of helper's, mix's
+ * and tick's must become a jump (e9); it prints them all, "entry NAME OFF"
+ * (OFF from the function's start), for the test to check against the file.
  * usage: patchprobe HELPER_SIZE MIX_SIZE BATCH_SIZE MAIN_SIZE TICK_SIZE [NAME:OFF:BYTE:KIND...] */
 #include <pthread.h>
 #include <stdint.h>
@@ -22,6 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#ifdef PATHPROF_RAII
+#include <pathprof/raii.h>
+#define GATE() PP_GATE_FN()
+#else
+#define GATE() ((void)0)
+#endif
 
 #ifdef __clang__
 #define NOT_GATED __attribute__((no_instrument_function, xray_never_instrument))
@@ -37,10 +49,15 @@ void mix(uint64_t *acc, uint64_t x);
 void tick(uint64_t *acc, int wait);
 uint64_t batch(uint64_t from, int n);
 extern volatile int release_tick, tick_waits;
+#ifdef PP__RAII_PATCHABLE
+/* The bounds of the raii table of the module that holds helper. */
+void probe_table(const int32_t **from, const int32_t **to);
+#endif
 
 #ifndef PROBE_MAIN
 __attribute__((noinline)) uint64_t helper(uint64_t x)
 {
+	GATE();
 	for (int i = 0; i < 8; i++)
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 	return x;
@@ -48,13 +65,23 @@ __attribute__((noinline)) uint64_t helper(uint64_t x)
 
 __attribute__((noinline)) void mix(uint64_t *acc, uint64_t x)
 {
+	GATE();
 	*acc = (*acc ^ x) * 0x9e3779b97f4a7c15ull;
 }
 
 volatile int release_tick, tick_waits;
 
+#ifdef PP__RAII_PATCHABLE
+void probe_table(const int32_t **from, const int32_t **to)
+{
+	*from = __start_pp_raii_patch;
+	*to = __stop_pp_raii_patch;
+}
+#endif
+
 __attribute__((noinline)) void tick(uint64_t *acc, int wait)
 {
+	GATE();
 	if (wait)
 		tick_waits = 1;
 	while (wait && !release_tick)
@@ -64,6 +91,7 @@ __attribute__((noinline)) void tick(uint64_t *acc, int wait)
 
 __attribute__((noinline)) uint64_t batch(uint64_t from, int n)
 {
+	GATE();
 	uint64_t s = 0;
 	for (int i = 0; i < n; i++)
 		mix(&s, helper(from + (uint64_t)i));
@@ -140,8 +168,57 @@ NOT_GATED static void show(const char *name, const void *at, long size)
 	printf("\n");
 }
 
+int main(int argc, char **argv);
+
+/* The function a name stands for (those of the sites), or NULL. */
+NOT_GATED static const void *function_named(const char *name)
+{
+	return !strcmp(name, "helper") ? (const void *)helper :
+	       !strcmp(name, "mix")    ? (const void *)mix :
+	       !strcmp(name, "tick")   ? (const void *)tick :
+	       !strcmp(name, "batch")  ? (const void *)batch :
+	       !strcmp(name, "main")   ? (const void *)main : NULL;
+}
+
+#ifdef PP__RAII_PATCHABLE
+/* The raii gates' entries, from the program's own table and the one of
+ * the module holding helper (the same, or the library's): "entry NAME OFF"
+ * each, printed, and helper's, mix's and tick's awaited as jumps. The
+ * program's table also holds the runtime's own gates (the raii archive's,
+ * which measure the gate's cost): not ours, skipped. */
+NOT_GATED static int raii_table(const int32_t *from, const int32_t *to, int print)
+{
+	for (const int32_t *e = from; e && e + 2 <= to; e += 2) {
+		const unsigned char *code = (const unsigned char *)e + e[0];
+		const pp_site_t *site = (const pp_site_t *)(const void *)((const char *)&e[1] + e[1]);
+		const void *fn = function_named(site->name);
+		if (!fn) {
+			if (strncmp(site->name, "pp__", 4))
+				return -1;
+			continue;
+		}
+		long off = (long)(code - (const unsigned char *)fn);
+		if (print)
+			printf("entry %s %ld\n", site->name, off);
+		else if (strcmp(site->name, "batch") && strcmp(site->name, "main") && nsites < 64)
+			sites[nsites++] = (site_t){ fn, off, 0xe9, 'e' };
+	}
+	return 0;
+}
+
+NOT_GATED static int raii_sites(int print)
+{
+	const int32_t *from, *to;
+	probe_table(&from, &to);
+	if (raii_table(__start_pp_raii_patch, __stop_pp_raii_patch, print) != 0)
+		return -1;
+	return from == __start_pp_raii_patch ? 0 : raii_table(from, to, print);
+}
+#endif
+
 int main(int argc, char **argv)
 {
+	GATE();
 	if (argc < 6)
 		return 2;
 	for (int i = 6; i < argc && nsites < 64; i++) {
@@ -150,13 +227,15 @@ int main(int argc, char **argv)
 		unsigned byte;
 		if (sscanf(argv[i], "%31[a-z]:%ld:%x:%c", name, &off, &byte, &kind) != 4)
 			return 2;
-		const void *fn = !strcmp(name, "helper") ? (const void *)helper :
-				 !strcmp(name, "mix")    ? (const void *)mix :
-				 !strcmp(name, "tick")   ? (const void *)tick : NULL;
-		if (!fn)
+		const void *fn = function_named(name);
+		if (!fn || fn == (const void *)batch || fn == (const void *)main)
 			return 2;
 		sites[nsites++] = (site_t){ fn, off, byte, kind };
 	}
+#ifdef PP__RAII_PATCHABLE
+	if (raii_sites(0) != 0)
+		return 2;
+#endif
 	deadline = now_s() + 60;
 	uint64_t r[2][3] = { { 1, 0, 0 }, { 7000000000ull, 0, 0 } }, ticks[2] = { 0, 0 };
 	struct timespec pause = { 0, 30 * 1000000 }, ms = { 0, 1000000 };
@@ -201,6 +280,9 @@ int main(int argc, char **argv)
 	show("tick", (const void *)tick, atol(argv[5]));
 	show("batch", (const void *)batch, atol(argv[3]));
 	show("main", (const void *)main, atol(argv[4]));
+#ifdef PP__RAII_PATCHABLE
+	raii_sites(1);
+#endif
 	return 0;
 }
 #endif

@@ -22,10 +22,34 @@ PP_EXTERN_C_BEGIN
 #define PP__RAII_KEEPS(name) 1
 #endif
 
-/* The cleanup variable holds the site: the key the leave checks. */
+/* A gate a budget stopped costs a jump (PATHPROF_BUDGET; x86-64, built
+ * with optimisation, where the site's address is a constant the assembler
+ * can write down): the entry starts with `cmp $rel32, %eax` (3d and four
+ * bytes: flags only, one instruction), whose operand is the distance to
+ * the code that skips the gate. Once the budget stops the site the runtime
+ * makes that first byte e9, `jmp rel32` (runtime/raii_patch.c): one byte,
+ * so a thread running the code sees one instruction or the other. Section
+ * pp_raii_patch lists each such instruction and the site it gates, as two
+ * offsets from the entry itself (no relocation); the entry is tied to the
+ * function's own section ("o"), so it goes where the function goes when
+ * the linker drops a duplicate or an unused function. A skipped gate's
+ * variable is null, and its leave returns at once: two instructions on
+ * every leave (a test and a branch). PP_RAII_NO_PATCH leaves all this out.
+ * Not in C++ built for a shared library (-fPIC without -fPIE): a gate in
+ * an inline function or a template has a site the dynamic linker may
+ * replace with another module's copy, whose address the assembler cannot
+ * write down; such a gate reads its site's flag instead. */
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(PP_RAII_NO_PATCH) && \
+	(!defined(__clang__) || __clang_major__ >= 9) &&                            \
+	!(defined(__cplusplus) && defined(__PIC__) && !defined(__PIE__))
+#define PP__RAII_PATCHABLE 1
+#endif
+
+/* The cleanup variable holds the site, the key the leave checks, or null:
+ * the gate is excluded, or the budget's jump skipped its entry. */
 PP_INLINE void pp__raii_leave(const pp_site_t **site)
 {
-#ifdef PP_RAII_EXCLUDED
+#if defined(PP_RAII_EXCLUDED) || defined(PP__RAII_PATCHABLE)
 	if (!*site)
 		return;
 #endif
@@ -34,9 +58,37 @@ PP_INLINE void pp__raii_leave(const pp_site_t **site)
 
 PP_INLINE const pp_site_t *pp__raii_enter(const pp_site_t *site)
 {
+#ifdef PP__RAII_PATCHABLE
+	__asm__ goto(".Lpp__gate%=:\n\t.byte 0x3d\n\t.long %l[stopped] - 1f\n1:\n\t"
+		     ".pushsection pp_raii_patch,\"ao\",@progbits,.Lpp__gate%=\n\t"
+		     ".balign 4\n\t.long .Lpp__gate%= - ., %c0 - .\n\t.popsection"
+		     : /* no outputs */
+		     : "i"(site)
+		     : "cc"
+		     : stopped);
+#endif
 	pp__enter((uint64_t)(uintptr_t)site, PP_FE_RAII);
 	return site;
+#ifdef PP__RAII_PATCHABLE
+stopped:
+	return (const pp_site_t *)0;
+#endif
 }
+
+#ifdef PP__RAII_PATCHABLE
+/* This module's table (null bounds where it has none), for the runtime
+ * (pp__raii_patches in pathprof/frontend.h). */
+extern const int32_t __start_pp_raii_patch[] __attribute__((weak, visibility("hidden")));
+extern const int32_t __stop_pp_raii_patch[] __attribute__((weak, visibility("hidden")));
+__attribute__((constructor, used)) PP_NOINSTR static void pp__raii_patches_loaded(void)
+{
+	pp__raii_patches(__start_pp_raii_patch, __stop_pp_raii_patch, 1);
+}
+__attribute__((destructor, used)) PP_NOINSTR static void pp__raii_patches_unloaded(void)
+{
+	pp__raii_patches(__start_pp_raii_patch, __stop_pp_raii_patch, 0);
+}
+#endif
 
 PP_EXTERN_C_END
 

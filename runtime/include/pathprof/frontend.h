@@ -27,6 +27,12 @@ PP_EXPORT void pp_register_names(int fe, const pp_name_entry_t *table, uint32_t 
  * (xray: function id -> __xray_function_address). */
 PP_EXPORT void pp_register_key_address(int fe, uint64_t (*fn)(uint64_t key)) PP_NOINSTR;
 
+/* A module's table of raii gate entries a budget may patch (pathprof/raii.h
+ * says what it holds), from the linker's bounds of its section: told when
+ * the module is loaded (load 1) and unloaded (load 0), by every file that
+ * includes raii.h; kept once. */
+PP_EXPORT void pp__raii_patches(const int32_t *from, const int32_t *to, int load) PP_NOINSTR;
+
 PP_EXTERN_C_END
 
 #endif

@@ -64,7 +64,9 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 	((fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN ? (uint64_t)(uintptr_t)__builtin_return_address(0) \
 						     : 0)
 /* A raii key stopped by a budget: its site says so, a load on the budget's
- * branch instead of the call to look the key up (bench/budget.sh). */
+ * branch instead of the call to look the key up (bench/budget.sh). Where
+ * the gate's entry can be patched (pathprof/raii.h, runtime/raii_patch.c),
+ * only until the runtime has made it a jump over the gate. */
 #define PP__SITE_STOPPED(fe, key)                                                            \
 	((fe) == PP_FE_RAII &&                                                                \
 	 __atomic_load_n(&((pp_site_t *)(uintptr_t)(key))->stopped, __ATOMIC_RELAXED))
@@ -237,8 +239,9 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 	t->dstate = PP__DS_OFF(v);
 }
 
-/* Enter a gate. Untimed, about 23 instructions (gcc -O2, raii; the cyg
- * hook 20 and ret, 3 more for a hook of an inlined callee): load dstate,
+/* Enter a gate. Untimed, about 23 instructions (gcc -O2, raii, and one
+ * before it, the instruction a budget makes a jump, pathprof/raii.h; the
+ * cyg hook 20 and ret, 3 more for a hook of an inlined callee): load dstate,
  * compare with the entry's limit (the switch to every rare case, timed
  * events, recording and a root selection included), the resync compare of
  * the top frame's position, four stores into the frame (three but for
