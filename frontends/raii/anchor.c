@@ -7,6 +7,9 @@
  * the runtime is kept wherever the flags sit. */
 #include <pathprof/pathprof.h>
 
-/* Not static: an unused static could be dropped before the link sees it. */
-extern void (*const pp__raii_anchor)(void);
-void (*const pp__raii_anchor)(void) __attribute__((used)) = pp_root;
+/* Not static: an unused static could be dropped before the link sees it.
+ * Hidden: a program and its shared libraries, each built with the raii
+ * archive, each hold one of their own (exported, they were one symbol
+ * defined twice, which AddressSanitizer reports as an ODR violation). */
+extern void (*const pp__raii_anchor)(void) PP_HIDDEN;
+void (*const pp__raii_anchor)(void) __attribute__((used)) PP_HIDDEN = pp_root;
