@@ -72,9 +72,17 @@ static uint64_t burst_round(void)
 	return period_ns() / 2 + rng % period_ns();
 }
 
+/* On the pacing thread: the tick rate, whose first measure may wait up to
+ * 2 ms for the clocks to drift apart (runtime/clock.c); measured in the
+ * constructor, the program waited for it before main. */
+static void burst_begin(void)
+{
+	ticks_per_ns = pp__clock_ticks_per_ns();
+}
+
 static pp__ticker_t ticker = PP__TICKER_INIT(
-	"PATHPROF_TIMING=burst: cannot start the pacing thread; nothing is timed", NULL, burst_round,
-	NULL, WINDOW_NS * 8);
+	"PATHPROF_TIMING=burst: cannot start the pacing thread; nothing is timed", burst_begin,
+	burst_round, NULL, WINDOW_NS * 8);
 
 /* A forked child (a pre-forking server's worker) keeps burst timing: its
  * own pacer. Registered after the ticker's own handler, so it runs after
@@ -89,7 +97,6 @@ static void after_fork_child(void)
 
 static void spawn(void)
 {
-	ticks_per_ns = pp__clock_ticks_per_ns();
 	last_round = pp_ticks();
 	rng ^= last_round;
 	if (pp__ticker_start(&ticker) == 0)
