@@ -37,6 +37,16 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d, uint64_t *w)
 		return NULL;
 	if (w && !*w)
 		*w = pp_ticks();
+	/* Half full: a table twice the size, and the probe again there. */
+	if ((s->npaths + 1) * 2 > mask + 1) {
+		int saved = errno;
+		pp__gate_in_slow = 1;
+		int grown = pp__slab_grow(t, s) == 0;
+		pp__gate_in_slow = 0;
+		errno = saved;
+		if (grown)
+			return pp__node_get(t, d, w);
+	}
 	pp__gate_in_slow = 1;
 	int saved = errno;
 	/* The node's prefix runs from the innermost frame entered with the

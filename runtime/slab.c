@@ -209,11 +209,16 @@ static uint64_t pow2_at_least(uint64_t v)
 	return p;
 }
 
-/* A new slab: header, frames (plus the sentinel) and a table with twice as
- * many slots as paths, so probes stay short when it is full. */
+/* The first table's slots (4 096 paths at half full, 128 KiB). */
+#define FIRST_SLOTS 8192u
+
+/* A new slab: header, frames (plus the sentinel) and a table that grows to
+ * twice as many slots as paths, so probes stay short when it is full. */
 static pp__slab_t *slab_carve(uint64_t paths)
 {
 	uint64_t slots = pow2_at_least(paths * 2);
+	if (slots > FIRST_SLOTS)
+		slots = FIRST_SLOTS;
 	size_t frames_off = (sizeof(pp__slab_t) + 63) & ~(size_t)63;
 	size_t table_off = frames_off + (pp__config.depth + 1) * sizeof(pp__frame_t);
 	table_off = (table_off + 4095) & ~(size_t)4095;
@@ -259,6 +264,36 @@ int pp__slab_renew_table(pp__slab_t *s)
 	 * (merged by id when the profile is built). */
 	s->table = table;
 	s->npaths = 0;
+	return 0;
+}
+
+int pp__slab_grow(pp__tls_t *t, pp__slab_t *s)
+{
+	uint64_t slots = s->mask + 1;
+	if (slots >= pow2_at_least(s->capacity * 2))
+		return -1;
+	pp__slot_t *old = s->table, *table = pp__arena_alloc(2 * slots * sizeof(pp__slot_t));
+	if (!table)
+		return -1;
+	uint64_t mask = 2 * slots - 1;
+	for (uint64_t i = 0; i < slots; i++) {
+		uint64_t h = old[i].hash;
+		if (!h)
+			continue;
+		uint64_t j = pp__slot_index(h, mask);
+		while (table[j].hash)
+			j = (j + 1) & mask;
+		table[j].path = old[i].path;
+		table[j].hash = h;
+	}
+	s->table = table;
+	s->mask = mask;
+	/* The inline gate reads the table, then the mask: a signal handler
+	 * that runs in between sees the new table with the old, smaller mask,
+	 * which stays inside it (the other order would not). */
+	t->table = table;
+	__asm__ volatile("" ::: "memory");
+	t->smask = mask * sizeof(pp__slot_t);
 	return 0;
 }
 

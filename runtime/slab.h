@@ -117,6 +117,15 @@ void *pp__slab_alloc(pp__slab_t *s, size_t n, int align128);
  * 0, or -1 when the arena is full (the table is kept). */
 int pp__slab_renew_table(pp__slab_t *s);
 
+/* The owner thread t's slab s holds as many paths as half its table's
+ * slots: move them into a table twice the size, up to the capacity's
+ * (PATHPROF_PATHS). A slab starts with a small table, because the arena
+ * backs every byte it hands out at once (a 2 MiB table took 1.5-2 ms of
+ * each thread's first gate). Called with pp__gate_in_slow set, so no
+ * signal handler's insert can land in the table being left. 0, or -1 when
+ * the table is as large as it gets or the arena is full. */
+int pp__slab_grow(pp__tls_t *t, pp__slab_t *s);
+
 /* Give the calling thread a slab (a retired one if any). -1 when none can be
  * had; the thread then runs ungated. */
 int pp__thread_register(pp__tls_t *t, int fe);
