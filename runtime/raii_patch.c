@@ -82,9 +82,12 @@ void pp__raii_patch_pending(void)
 		pthread_mutex_unlock(&lock);
 		return;
 	}
-	seen_stops = stops;
-	seen_changes = changes;
 	int maps = pp__code_maps() == 0;
+	/* unreadable maps: every entry is left, and tried again next round */
+	if (maps) {
+		seen_stops = stops;
+		seen_changes = changes;
+	}
 	uint32_t left = 0;
 	for (uint32_t t = 0; t < ntables; t++)
 		for (const int32_t *e = tables[t].from; e + 2 <= tables[t].to; e += 2) {
