@@ -34,19 +34,41 @@ static inline int stopped(uint64_t key)
 }
 
 /* A timed event's entry once a key is stopped: the stopped key pushes no
- * frame; the others are pushed as the inline gate would, when it would. */
+ * frame; the others are pushed as the inline gate would, when it would.
+ *
+ * A hook call (site set) shows its frame before it tests the key, and
+ * takes it back if the key is stopped: site_patch.c patches a stopped
+ * key's exit hook out only once no thread shows a frame of that key
+ * (pp__throttle_key_open), and an entry that tested the key just before
+ * the stop, then lost the CPU before pushing, would otherwise push a frame
+ * after that look, whose exit then never comes (an unmatched exit, seen
+ * under AddressSanitizer on a loaded machine). The throttling thread's
+ * membarrier (code_patch.c) orders the two sides: either this load sees
+ * the stop, or the frame is visible to the look. */
 void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
 	int tfe = fe & ~PP__FE_UNTIMED;
 	if (t->state == PP__ST_LIVE) {
-		if (stopped(key)) {
+		int push = v >= PP__LIMIT(t->elimit) && v < pp__tlimit_of(t) &&
+			   (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key));
+		if (push && site) {
+			PP__DS_FRAME(t, v)->key = key;
+			__atomic_store_n(&t->dstate, (uint32_t)(PP__DS_OFF(v) + PP__FRAME_BYTES + 1u),
+					 __ATOMIC_RELEASE);
+			__asm__ volatile("" ::: "memory");
+			if (stopped(key)) {
+				__atomic_store_n(&t->dstate, v, __ATOMIC_RELAXED);
+				pp__site_note(site, key, 0);
+				return;
+			}
+		} else if (stopped(key)) {
 			if (site)
 				pp__site_note(site, key, 0);
 			return;
 		}
-		if (v >= PP__LIMIT(t->elimit) && v < pp__tlimit_of(t) && (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key))) {
+		if (push) {
 			pp__push_timed_frame(t, v, key, tfe, sp, ra);
 			return;
 		}

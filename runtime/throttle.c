@@ -22,10 +22,13 @@
  *
  * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <pathprof/gate.h>
 #include "map.h"
@@ -49,6 +52,8 @@
  * measure itself takes about a millisecond). Its judgement weighs every
  * call since the start, MIN_CALLS being the only bar. */
 #define FIRST_WAIT_US 200u
+/* Exit hooks stay until this long after the first stop (pp__throttle_key_open). */
+#define EXIT_WAIT_NS 50000000u
 
 static double budget;    /* fraction of the work; 0: no budget */
 static int (*fe_hook)(uint64_t key);
@@ -92,16 +97,46 @@ void pp__throttle_frontend(int (*stop)(uint64_t key), void (*round)(void))
 	__atomic_store_n(&fe_hook, stop, __ATOMIC_RELEASE);
 }
 
+static uint64_t now_ns(clockid_t c)
+{
+	struct timespec t;
+	clock_gettime(c, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* Is a frame of key open in some thread? Read racily from each thread's
- * state: a stopped key pushes no new frame, so once none is seen (a round
- * after the stop, when an entry that raced the stop has long pushed its
- * frame) none can appear. */
+ * state: a stopped key pushes no new frame, and an entry that tested the
+ * key before the stop showed its frame first (gate_budget.c), so once none
+ * is seen after every thread has passed a barrier (fence_threads) none can
+ * appear. One window stays: until the first stop, the inline gate pushes
+ * a timed frame after one test of its thread's tlimit, which the stop
+ * zeroes; a thread that lost the CPU between the two pushes its frame
+ * whenever it runs again. So no key counts as closed before EXIT_WAIT_NS
+ * after the first stop: a thread ready to run waits a few milliseconds
+ * for a CPU (the scheduler's slices), not 50. */
 static uint64_t probe_key;
 static int probe_open;
+static uint32_t fenced_n; /* pp__throttle_n at the last fence */
+static uint64_t first_stop_ns; /* CLOCK_MONOTONIC of the first stop, 0 before it */
+
+/* A full barrier in every thread of the process (membarrier, expedited:
+ * an interrupt to the CPUs running them), so each thread's frame stores
+ * made before its test of the stopped set are seen here, or its test sees
+ * the stop: what a fence on the gate's side would cost every gate. Where
+ * the kernel refuses it, the round's wait (milliseconds, where a store
+ * waits nanoseconds in a CPU's buffer) orders them in practice. */
+static void fence_threads(void)
+{
+	static int state; /* 0 unknown, 1 registered, -1 refused */
+	if (!state)
+		state = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ? 1 : -1;
+	if (state > 0 && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+		state = -1;
+}
 
 static void probe(pp__tls_t *t)
 {
-	uint32_t depth = PP__DS_DEPTH(__atomic_load_n(&t->dstate, __ATOMIC_RELAXED));
+	uint32_t depth = PP__DS_DEPTH(__atomic_load_n(&t->dstate, __ATOMIC_ACQUIRE));
 	pp__frame_t *stack = __atomic_load_n(&t->stack, __ATOMIC_RELAXED);
 	for (uint32_t d = 0; stack && d < depth && d < pp__config.depth && !probe_open; d++)
 		probe_open = __atomic_load_n(&stack[d].key, __ATOMIC_RELAXED) == probe_key;
@@ -109,6 +144,13 @@ static void probe(pp__tls_t *t)
 
 int pp__throttle_key_open(uint64_t key)
 {
+	if (!first_stop_ns || now_ns(CLOCK_MONOTONIC) - first_stop_ns < EXIT_WAIT_NS)
+		return 1;
+	uint32_t n = __atomic_load_n(&pp__throttle_n, __ATOMIC_ACQUIRE);
+	if (n != fenced_n) {
+		fence_threads();
+		fenced_n = n;
+	}
 	probe_key = key;
 	probe_open = 0;
 	pp__slab_for_each_owner(probe);
@@ -211,6 +253,8 @@ static void stop_acc(acc_t *a)
 	list[nlist] = (pp__throttle_entry_t){ .key = a->key, .calls = a->calls, .incl = a->incl,
 					      .at_ns = pp__realtime_ns() - pp__g.start_ns };
 	__atomic_store_n(&nlist, nlist + 1, __ATOMIC_RELEASE);
+	if (!first_stop_ns)
+		first_stop_ns = now_ns(CLOCK_MONOTONIC);
 	int (*stop)(uint64_t) = __atomic_load_n(&fe_hook, __ATOMIC_ACQUIRE);
 	if (!stop || stop(a->key) != 0)
 		pp__throttle_stop_key(a->key);
@@ -267,13 +311,6 @@ static void judge(double in, double out)
 		stop_acc(worst);
 		cost -= worst->r_cost;
 	}
-}
-
-static uint64_t now_ns(clockid_t c)
-{
-	struct timespec t;
-	clock_gettime(c, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* The first gate ran: the injector is known, its gate can be measured. */
