@@ -43,14 +43,17 @@ static inline int stopped(uint64_t key)
  * the stop, then lost the CPU before pushing, would otherwise push a frame
  * after that look, whose exit then never comes (an unmatched exit, seen
  * under AddressSanitizer on a loaded machine). The throttling thread's
- * membarrier (code_patch.c) orders the two sides: either this load sees
- * the stop, or the frame is visible to the look. */
+ * membarrier (throttle.c) orders the two sides: either this load sees
+ * the stop, or the frame is visible to the look. Both ways note that the
+ * thread came this way (budget_seen): a frame the inline gate pushed late,
+ * having tested its limit before the first stop, is pushed by then. */
 void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
 	int tfe = fe & ~PP__FE_UNTIMED;
 	if (t->state == PP__ST_LIVE) {
+		__atomic_store_n(&pp__slab_of(t)->budget_seen, 1, __ATOMIC_RELEASE);
 		int push = v >= PP__LIMIT(t->elimit) && v < pp__tlimit_of(t) &&
 			   (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key));
 		if (push && site) {
@@ -84,6 +87,7 @@ void pp__leave_budget(uint64_t key, int fe, uint64_t site)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (t->state == PP__ST_LIVE) {
+		__atomic_store_n(&pp__slab_of(t)->budget_seen, 1, __ATOMIC_RELEASE);
 		int own = v < t->dstate && PP__DS_FRAME(t, v)->key == key;
 		if (!own && stopped(key)) {
 			if (site)

@@ -271,13 +271,15 @@ static int patch_call(uint64_t ra, int want)
 }
 
 /* Handle slot i: 1 done, 0 to look at again next round. An exit hook is
- * patched only once no frame of its key is open anywhere: a frame opened
- * before the stop must still meet its exit. */
+ * patched only once no frame of its key is open anywhere, nor can still
+ * be pushed (pp__throttle_threads_past): a frame opened before the stop
+ * must still meet its exit. */
 static int handle(uint32_t i, uint32_t round)
 {
 	uint64_t ra = site_ra[i], key = site_key[i];
 	int leave = site_leave[i];
-	if (leave && (round == site_round[i] || pp__throttle_key_open(key)))
+	if (leave && (round == site_round[i] || !pp__throttle_threads_past() ||
+		      pp__throttle_key_open(key)))
 		return 0;
 	int r = patch_call(ra, leave ? 2 : 1);
 	if (r == 0 && leave) {

@@ -53,6 +53,9 @@ typedef struct pp__slab_priv {
 	/* the runtime's own work taken out of timed frames (pp__skip_own_work):
 	 * its ticks, and how many times */
 	uint64_t own_ticks, own_n;
+	/* a budget stopped something, and the owner's gates took the budget's
+	 * way since (gate_budget.c; throttle.c reads it) */
+	uint32_t budget_seen;
 } pp__slab_t;
 
 /* Bytes below this arena offset are never handed out: they hold the live

@@ -52,7 +52,8 @@
  * measure itself takes about a millisecond). Its judgement weighs every
  * call since the start, MIN_CALLS being the only bar. */
 #define FIRST_WAIT_US 200u
-/* Exit hooks stay until this long after the first stop (pp__throttle_key_open). */
+/* Exit hooks stay until every thread took the budget's way once, or this
+ * long after the first stop (pp__throttle_threads_past). */
 #define EXIT_WAIT_NS 50000000u
 
 static double budget;    /* fraction of the work; 0: no budget */
@@ -108,16 +109,13 @@ static uint64_t now_ns(clockid_t c)
  * state: a stopped key pushes no new frame, and an entry that tested the
  * key before the stop showed its frame first (gate_budget.c), so once none
  * is seen after every thread has passed a barrier (fence_threads) none can
- * appear. One window stays: until the first stop, the inline gate pushes
- * a timed frame after one test of its thread's tlimit, which the stop
- * zeroes; a thread that lost the CPU between the two pushes its frame
- * whenever it runs again. So no key counts as closed before EXIT_WAIT_NS
- * after the first stop: a thread ready to run waits a few milliseconds
- * for a CPU (the scheduler's slices), not 50. */
+ * appear. */
 static uint64_t probe_key;
 static int probe_open;
 static uint32_t fenced_n; /* pp__throttle_n at the last fence */
 static uint64_t first_stop_ns; /* CLOCK_MONOTONIC of the first stop, 0 before it */
+static int caught_up;
+static int lagging;
 
 /* A full barrier in every thread of the process (membarrier, expedited:
  * an interrupt to the CPUs running them), so each thread's frame stores
@@ -144,8 +142,6 @@ static void probe(pp__tls_t *t)
 
 int pp__throttle_key_open(uint64_t key)
 {
-	if (!first_stop_ns || now_ns(CLOCK_MONOTONIC) - first_stop_ns < EXIT_WAIT_NS)
-		return 1;
 	uint32_t n = __atomic_load_n(&pp__throttle_n, __ATOMIC_ACQUIRE);
 	if (n != fenced_n) {
 		fence_threads();
@@ -155,6 +151,33 @@ int pp__throttle_key_open(uint64_t key)
 	probe_open = 0;
 	pp__slab_for_each_owner(probe);
 	return probe_open;
+}
+
+/* Is every thread past the first stop? Until it, the inline gate pushes a
+ * timed frame after one test of its thread's tlimit, which the stop zeroes:
+ * a thread that lost the CPU between the two pushes its frame of a key
+ * that may be stopped whenever it runs again, after any look. Its next gate
+ * takes the budget's way (tlimit is 0 for good) and says so (budget_seen),
+ * so once every thread did, no such frame is still to come. A thread that
+ * has not gated for EXIT_WAIT_NS since is counted past too: one ready to
+ * run waits a few milliseconds for a CPU (the scheduler's slices), not 50;
+ * it sleeps or runs code without gates. */
+static void lags(pp__tls_t *t)
+{
+	if (!__atomic_load_n(&((pp__slab_t *)t->slab)->budget_seen, __ATOMIC_ACQUIRE))
+		lagging = 1;
+}
+
+int pp__throttle_threads_past(void)
+{
+	if (caught_up)
+		return 1;
+	if (!first_stop_ns)
+		return 0;
+	lagging = 0;
+	pp__slab_for_each_owner(lags);
+	caught_up = !lagging || now_ns(CLOCK_MONOTONIC) - first_stop_ns >= EXIT_WAIT_NS;
+	return caught_up;
 }
 
 uint32_t pp__throttle_list(const pp__throttle_entry_t **out)

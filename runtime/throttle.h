@@ -31,9 +31,12 @@ void pp__throttle_stop(void);
  * round, if not NULL, runs on the throttling thread at the end of each
  * round (XRay unpatches there what no open call needs any more). */
 PP_EXPORT void pp__throttle_frontend(int (*stop)(uint64_t key), void (*round)(void));
-/* Might a frame of key be open in some thread (1 also until 50 ms after the
- * first stop)? The throttling thread only. */
+/* Is a frame of key open in some thread? The throttling thread only. */
 PP_EXPORT int pp__throttle_key_open(uint64_t key);
+/* Has every thread gone past the first stop, so that no frame pushed on a
+ * test made before it is still to come (site_patch.c: only then is a cyg
+ * exit hook patched out)? The throttling thread only. */
+int pp__throttle_threads_past(void);
 /* Stop key's gates (gate_budget.c): the gates of the injectors that test
  * the set return at once from then on. The throttling thread only. */
 void pp__throttle_stop_key(uint64_t key);
