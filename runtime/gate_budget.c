@@ -42,9 +42,9 @@ static inline int stopped(uint64_t key)
  * (pp__throttle_key_open), and an entry that tested the key just before
  * the stop, then lost the CPU before pushing, would otherwise push a frame
  * after that look, whose exit then never comes (an unmatched exit, seen
- * under AddressSanitizer on a loaded machine). The throttling thread's
- * membarrier (throttle.c) orders the two sides: either this load sees
- * the stop, or the frame is visible to the look. Both ways note that the
+ * under AddressSanitizer on a loaded machine). The round the throttling
+ * thread waits before it looks (throttle.c) orders the two sides: either
+ * this load sees the stop, or the frame is visible to the look. Both ways note that the
  * thread came this way (budget_seen): a frame the inline gate pushed late,
  * having tested its limit before the first stop, is pushed by then. */
 void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site)

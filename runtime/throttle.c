@@ -22,13 +22,10 @@
  *
  * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <pathprof/gate.h>
 #include "map.h"
@@ -108,29 +105,17 @@ static uint64_t now_ns(clockid_t c)
 /* Is a frame of key open in some thread? Read racily from each thread's
  * state: a stopped key pushes no new frame, and an entry that tested the
  * key before the stop showed its frame first (gate_budget.c), so once none
- * is seen after every thread has passed a barrier (fence_threads) none can
- * appear. */
+ * is seen a round after the stop none can appear. That round (2 ms or
+ * more) is the fence between a thread's frame store and its load of the
+ * stopped set, which a store buffer holds for nanoseconds; membarrier
+ * would make it one, but registering for it took 12-15 ms of this thread
+ * (an RCU grace period, this VM), rounds the program spent gated:
+ * bench/budget.c's cyg build 4 % slower. */
 static uint64_t probe_key;
 static int probe_open;
-static uint32_t fenced_n; /* pp__throttle_n at the last fence */
 static uint64_t first_stop_ns; /* CLOCK_MONOTONIC of the first stop, 0 before it */
 static int caught_up;
 static int lagging;
-
-/* A full barrier in every thread of the process (membarrier, expedited:
- * an interrupt to the CPUs running them), so each thread's frame stores
- * made before its test of the stopped set are seen here, or its test sees
- * the stop: what a fence on the gate's side would cost every gate. Where
- * the kernel refuses it, the round's wait (milliseconds, where a store
- * waits nanoseconds in a CPU's buffer) orders them in practice. */
-static void fence_threads(void)
-{
-	static int state; /* 0 unknown, 1 registered, -1 refused */
-	if (!state)
-		state = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ? 1 : -1;
-	if (state > 0 && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
-		state = -1;
-}
 
 static void probe(pp__tls_t *t)
 {
@@ -142,11 +127,7 @@ static void probe(pp__tls_t *t)
 
 int pp__throttle_key_open(uint64_t key)
 {
-	uint32_t n = __atomic_load_n(&pp__throttle_n, __ATOMIC_ACQUIRE);
-	if (n != fenced_n) {
-		fence_threads();
-		fenced_n = n;
-	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	probe_key = key;
 	probe_open = 0;
 	pp__slab_for_each_owner(probe);
