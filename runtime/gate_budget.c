@@ -44,16 +44,19 @@ static inline int stopped(uint64_t key)
  * after that look, whose exit then never comes (an unmatched exit, seen
  * under AddressSanitizer on a loaded machine). The round the throttling
  * thread waits before it looks (throttle.c) orders the two sides: either
- * this load sees the stop, or the frame is visible to the look. Both ways note that the
- * thread came this way (budget_seen): a frame the inline gate pushed late,
- * having tested its limit before the first stop, is pushed by then. */
+ * this load sees the stop, or the frame is visible to the look.
+ *
+ * Both ways note that the thread came this way once its tlimit was zeroed
+ * (budget_seen): a frame its inline gate pushed late, having read the
+ * tlimit before, is pushed by then (pp__throttle_threads_past). */
 void pp__enter_budget(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
 	int tfe = fe & ~PP__FE_UNTIMED;
 	if (t->state == PP__ST_LIVE) {
-		__atomic_store_n(&pp__slab_of(t)->budget_seen, 1, __ATOMIC_RELEASE);
+		if (!PP__LIMIT(t->tlimit))
+			__atomic_store_n(&pp__slab_of(t)->budget_seen, 1, __ATOMIC_RELEASE);
 		int push = v >= PP__LIMIT(t->elimit) && v < pp__tlimit_of(t) &&
 			   (!PP__RESYNC(tfe) || !pp__off_top(t, v, tfe, sp, key));
 		if (push && site) {
@@ -87,7 +90,8 @@ void pp__leave_budget(uint64_t key, int fe, uint64_t site)
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (t->state == PP__ST_LIVE) {
-		__atomic_store_n(&pp__slab_of(t)->budget_seen, 1, __ATOMIC_RELEASE);
+		if (!PP__LIMIT(t->tlimit))
+			__atomic_store_n(&pp__slab_of(t)->budget_seen, 1, __ATOMIC_RELEASE);
 		int own = v < t->dstate && PP__DS_FRAME(t, v)->key == key;
 		if (!own && stopped(key)) {
 			if (site)

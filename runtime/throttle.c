@@ -138,8 +138,10 @@ int pp__throttle_key_open(uint64_t key)
  * timed frame after one test of its thread's tlimit, which the stop zeroes:
  * a thread that lost the CPU between the two pushes its frame of a key
  * that may be stopped whenever it runs again, after any look. Its next gate
- * takes the budget's way (tlimit is 0 for good) and says so (budget_seen),
- * so once every thread did, no such frame is still to come. A thread that
+ * takes the budget's way (tlimit is 0 for good) and says so (budget_seen,
+ * only with its tlimit 0: a gate's rare way before no_lean_way reached the
+ * thread says nothing), so once every thread did, no such frame is still
+ * to come. A thread that
  * has not gated for EXIT_WAIT_NS since is counted past too: one ready to
  * run waits a few milliseconds for a CPU (the scheduler's slices), not 50;
  * it sleeps or runs code without gates. */
