@@ -17,16 +17,22 @@ script=burst
 "$wrapper" --via="$via" $extra "$cc" $def -O2 "$src/tests/timing/burst.c" -o prog -lpthread >build.log 2>&1 ||
 	fail "build: $(cat build.log)"
 PATHPROF_TIMING=off PATHPROF_OUT=off.pathprof ./prog 2000 2 || fail "untimed run"
-PATHPROF_TIMING=burst:8 PATHPROF_OUT=b.pathprof ./prog 2000 2 2>err || fail "burst run: $(cat err)"
-[ -s err ] && fail "burst run wrote to stderr: $(cat err)"
-"$pp" report --format paths off.pathprof >off.paths && "$pp" report --format paths b.pathprof >b.paths ||
-	fail "paths"
-cmp -s off.paths b.paths || fail "counts differ from the untimed run: $(diff off.paths b.paths | head -5)"
-"$pp" report b.pathprof >b.txt || fail "text report"
-grep -q "^  timing     burst (windows holding 1/8 of each thread's run timed, [1-9][0-9]* in all; times are the windows'; counts exact)$" b.txt ||
-	fail "header: $(grep timing b.txt)"
-"$pp" report --raw --format json b.pathprof >b.json || fail "json"
-python3 - b.json <<'PY' || fail "profile: see above"
+# Up to three timed runs, for the shares only: the split holds whatever the
+# gates cost, but not a host that takes the CPU from a spin near its end
+# (the spin then ends late, its function's share grows: 42 % for 31.6 in
+# CI, beside a headless browser's test). Every exact check fails at once.
+attempt=1
+while :; do
+	PATHPROF_TIMING=burst:8 PATHPROF_OUT=b.pathprof ./prog 2000 2 2>err || fail "burst run: $(cat err)"
+	[ -s err ] && fail "burst run wrote to stderr: $(cat err)"
+	"$pp" report --format paths off.pathprof >off.paths && "$pp" report --format paths b.pathprof >b.paths ||
+		fail "paths"
+	cmp -s off.paths b.paths || fail "counts differ from the untimed run: $(diff off.paths b.paths | head -5)"
+	"$pp" report b.pathprof >b.txt || fail "text report"
+	grep -q "^  timing     burst (windows holding 1/8 of each thread's run timed, [1-9][0-9]* in all; times are the windows'; counts exact)$" b.txt ||
+		fail "header: $(grep timing b.txt)"
+	"$pp" report --raw --format json b.pathprof >b.json || fail "json"
+	if python3 - b.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 def bad(m):
@@ -63,8 +69,14 @@ want = {"main": 60 / 190, "work": 60 / 190, "step": 30 / 190, "rest": 40 / 190}
 for f, w in want.items():
     got = self.get(f, 0) / total_self
     if abs(got - w) > 0.04:
-        bad("%s: %.1f %% of the self time, expected %.1f %%" % (f, 100 * got, 100 * w))
+        print("  %s: %.1f %% of the self time, expected %.1f %%" % (f, 100 * got, 100 * w))
+        sys.exit(3)
 PY
+	then break; else rc=$?; fi
+	[ "$rc" = 3 ] && [ "$attempt" -lt 3 ] || fail "profile: see above"
+	echo "attempt $attempt: a share is off, again"
+	attempt=$((attempt + 1))
+done
 # the flat view states each share's error beside it
 "$pp" report --raw --format flat b.pathprof >flat.txt || fail "flat"
 python3 - flat.txt b.json <<'PY' || fail "flat view: see above"
