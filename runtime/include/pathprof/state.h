@@ -206,7 +206,7 @@ struct pp__path {
 	uint64_t hash;  /* running hash */
 	uint64_t count;
 	uint32_t depth;
-	uint32_t flags;
+	uint32_t misses; /* owner only: lookups past its table slot (gate_node.c) */
 	struct pp__path *next;   /* the slab's list, walked by readers */
 	struct pp__seg *seg;     /* timing (slab.h), allocated on first timed exit */
 	uint64_t keys[];
