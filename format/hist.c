@@ -130,6 +130,24 @@ int pp__seg_merge(pp_seg_t *dst, const pp_seg_t *src)
 	return 0;
 }
 
+/* The fields besides the bins, the same for either way of building them. A
+ * slab read while its thread still records can be torn between the
+ * counters; the buckets are what percentiles walk, so their total is the
+ * count that keeps the segment self-consistent (and readable from file). */
+static void seg_finish(pp_seg_t *dst, uint64_t total, uint64_t sum, uint64_t min, uint64_t max)
+{
+	dst->count = total;
+	if (total == 0)
+		return;
+	dst->sum = sum;
+	dst->min = min;
+	dst->max = max;
+	if (min > max) {
+		dst->min = pp__hist_low(dst->bins[0].bucket);
+		dst->max = pp__hist_high(dst->bins[dst->nbins - 1].bucket);
+	}
+}
+
 int pp__seg_from_dense(pp_seg_t *dst, uint64_t count, uint64_t sum, uint64_t min,
 		       uint64_t max, const uint64_t *dense)
 {
@@ -151,20 +169,52 @@ int pp__seg_from_dense(pp_seg_t *dst, uint64_t count, uint64_t sum, uint64_t min
 				dst->bins[k++] = (pp_hbin_t){ .bucket = b, .count = dense[b] };
 	}
 	dst->nbins = n;
-	/* A slab read while its thread still records can be torn between the
-	 * counters; the buckets are what percentiles walk, so their total is the
-	 * count that keeps the segment self-consistent (and readable from file). */
 	(void)count;
-	dst->count = total;
-	if (total == 0)
+	seg_finish(dst, total, sum, min, max);
+	return 0;
+}
+
+/* A node holds a few rows of its 64, so going through the 704 buckets (a
+ * memset and two passes) cost most of a profile's collection at exit:
+ * SQLite's 4 276 nodes, 37 M instructions (#29). Cells map to buckets in
+ * ascending order but for the first two (the value 1 and zero), so each
+ * bin goes in by a step back from the end, which stays at the end. */
+int pp__seg_from_cells(pp_seg_t *dst, const uint64_t *const *rows, uint64_t sum, uint64_t min,
+		       uint64_t max)
+{
+	uint32_t cap = 0;
+	memset(dst, 0, sizeof *dst);
+	for (uint32_t r = 0; r < PP__CELL_ROWS; r++)
+		for (uint32_t i = 0; rows[r] && i < PP_HIST_SUB; i++)
+			cap += __atomic_load_n(&rows[r][i], __ATOMIC_RELAXED) != 0;
+	if (!cap)
 		return 0;
-	dst->sum = sum;
-	dst->min = min;
-	dst->max = max;
-	if (min > max) {
-		dst->min = pp__hist_low(dst->bins[0].bucket);
-		dst->max = pp__hist_high(dst->bins[n - 1].bucket);
+	pp_hbin_t *bins = malloc((size_t)cap * sizeof *bins);
+	if (!bins)
+		return -1;
+	uint32_t n = 0;
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
+		for (uint32_t i = 0; rows[r] && i < PP_HIST_SUB; i++) {
+			uint64_t c = __atomic_load_n(&rows[r][i], __ATOMIC_RELAXED);
+			if (!c || n == cap) /* cap: a cell a live writer filled since */
+				continue;
+			uint32_t b = pp__hist_canon(r * PP_HIST_SUB + i), k = n;
+			while (k && bins[k - 1].bucket > b)
+				k--;
+			if (k && bins[k - 1].bucket == b) {
+				bins[k - 1].count += c;
+			} else {
+				memmove(&bins[k + 1], &bins[k], (n - k) * sizeof *bins);
+				bins[k] = (pp_hbin_t){ .bucket = b, .count = c };
+				n++;
+			}
+			total += c;
+		}
 	}
+	dst->bins = bins;
+	dst->nbins = n;
+	seg_finish(dst, total, sum, min, max);
 	return 0;
 }
 

@@ -99,6 +99,11 @@ int pp__seg_merge(pp_seg_t *dst, const pp_seg_t *src);
 int pp__seg_from_dense(pp_seg_t *dst, uint64_t count, uint64_t sum, uint64_t min,
 		       uint64_t max, const uint64_t *dense);
 
+/* The same from the runtime's cell rows (PP__CELL_ROWS pointers, each NULL
+ * or PP_HIST_SUB counts read with relaxed loads), without a dense array. */
+int pp__seg_from_cells(pp_seg_t *dst, const uint64_t *const *rows, uint64_t sum, uint64_t min,
+		       uint64_t max);
+
 void pp__seg_free(pp_seg_t *s);
 
 #endif

@@ -355,12 +355,12 @@ static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_
  * so a racing writer can never make the total disagree with the histogram. */
 static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 {
-	uint64_t dense[PP_HIST_BUCKETS];
+	const uint64_t *rows[PP__CELL_ROWS];
 	uint64_t n = 0;
-	memset(dense, 0, sizeof dense);
 	memset(dst, 0, sizeof *dst);
 	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
 		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
+		rows[r] = NULL;
 		if (!ref)
 			continue;
 		const uint64_t *cells = at_off(w, (uint64_t)ref << 7, PP__ROW_BYTES, 128);
@@ -374,9 +374,9 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 				return fail(w->err, w->errlen, "%s: histogram counts at offset %llu "
 					    "overflow 64 bits", w->v->object, (unsigned long long)ref << 7);
 			w->timed += c;
-			dense[pp__hist_canon(r * PP_HIST_SUB + i)] += c;
 			n += c;
 		}
+		rows[r] = cells;
 	}
 	if (!n)
 		return 0;
@@ -384,7 +384,7 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 	uint64_t max = __atomic_load_n(&g->max, __ATOMIC_RELAXED);
 	if (min > max)
 		min = 0;
-	if (pp__seg_from_dense(dst, n, __atomic_load_n(&g->sum, __ATOMIC_RELAXED), min, max, dense))
+	if (pp__seg_from_cells(dst, rows, __atomic_load_n(&g->sum, __ATOMIC_RELAXED), min, max))
 		return fail(w->err, w->errlen, "out of memory");
 	return 0;
 }

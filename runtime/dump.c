@@ -98,80 +98,83 @@ static int name_index(collect_t *c, int fe, uint64_t key, uint32_t *out)
  * disagree with the histogram. */
 static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 {
-	uint64_t dense[PP_HIST_BUCKETS];
-	uint64_t n = 0;
-	memset(dense, 0, sizeof dense);
+	const uint64_t *rows[PP__CELL_ROWS];
 	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
 		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
-		if (!ref)
-			continue;
-		const uint64_t *cells = pp__arena_ptr(ref);
-		for (uint32_t i = 0; i < PP_HIST_SUB; i++) {
-			uint64_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
-			dense[pp__hist_canon(r * PP_HIST_SUB + i)] += c;
-			n += c;
-		}
+		rows[r] = ref ? pp__arena_ptr(ref) : NULL;
 	}
-	memset(dst, 0, sizeof *dst);
-	if (!n)
-		return 0;
 	uint64_t min = g->min, max = g->max;
 	if (min > max) /* a writer was mid-update: fall back to bucket bounds */
 		min = 0;
-	return pp__seg_from_dense(dst, n, g->sum, min, max, dense);
+	return pp__seg_from_cells(dst, rows, g->sum, min, max);
 }
 
-/* Add (names of keys, count, self, open, incl) to list l, merging by stable id;
- * incl is taken over (zeroed in the caller's hands). */
-static int add_entry(collect_t *c, clist_t *l, int fe, const uint64_t *keys, uint32_t depth,
+/* The name indices of a record's keys and its stable id, found once for
+ * both of its entries (its path's count, its node's time): the id hashes
+ * every name's bytes, a third of a profile's collection on SQLite. *names
+ * is the caller's to free. */
+static int record_names(collect_t *c, int fe, const uint64_t *keys, uint32_t depth,
+			uint32_t **names, uint64_t *id)
+{
+	pp_profile_t *p = c->p;
+	const char **strs = malloc(depth * sizeof *strs);
+	*names = malloc(depth * sizeof **names);
+	if (!*names || !strs) {
+		free(strs);
+		return -1;
+	}
+	for (uint32_t i = 0; i < depth; i++) {
+		if (name_index(c, fe, keys[i], &(*names)[i]) != 0) {
+			free(strs);
+			return -1;
+		}
+		strs[i] = p->names[(*names)[i]].name;
+	}
+	*id = pp__path_id(strs, depth);
+	free(strs);
+	return 0;
+}
+
+/* Add (count, self, open, incl) to list l under id, merging by it; a new
+ * entry keeps a copy of names; incl is taken over (zeroed in the caller's
+ * hands). */
+static int add_entry(collect_t *c, clist_t *l, uint64_t id, const uint32_t *names, uint32_t depth,
 		     uint64_t count, uint64_t self, uint64_t open, pp_seg_t *incl)
 {
 	pp_profile_t *p = c->p;
-	uint32_t *names = malloc(depth * sizeof *names);
-	const char **strs = malloc(depth * sizeof *strs);
-	int rc = -1;
-	if (!names || !strs)
-		goto out;
-	for (uint32_t i = 0; i < depth; i++)
-		if (name_index(c, fe, keys[i], &names[i]) != 0)
-			goto out;
-	for (uint32_t i = 0; i < depth; i++)
-		strs[i] = p->names[names[i]].name;
-	uint64_t id = pp__path_id(strs, depth);
 	uint32_t at;
 	if (pp__map_get(&l->ids, id, &at)) {
 		pp_ppath_t *q = &(*l->items)[at];
-		rc = 0;
 		if (q->depth != depth) {
 			/* A 64-bit id collision between different paths: keep the
 			 * first, count the other as dropped rather than mix them. */
 			p->drops_table += count;
-			goto out;
+			return 0;
 		}
 		q->count += count;
 		q->self += self;
 		q->open += open;
-		rc = pp__seg_merge(&q->incl, incl);
-		goto out;
+		return pp__seg_merge(&q->incl, incl);
 	}
 	if (*l->n == l->cap) {
 		uint32_t cap = l->cap ? l->cap * 2 : 256;
 		pp_ppath_t *m = realloc(*l->items, cap * sizeof *m);
 		if (!m)
-			goto out;
+			return -1;
 		*l->items = m;
 		l->cap = cap;
 	}
-	if (pp__map_put(&l->ids, id, *l->n) != 0)
-		goto out;
-	(*l->items)[(*l->n)++] = (pp_ppath_t){id, count, depth, names, self, *incl, open};
+	uint32_t *own = malloc(depth * sizeof *own);
+	if (!own)
+		return -1;
+	memcpy(own, names, depth * sizeof *own);
+	if (pp__map_put(&l->ids, id, *l->n) != 0) {
+		free(own);
+		return -1;
+	}
+	(*l->items)[(*l->n)++] = (pp_ppath_t){id, count, depth, own, self, *incl, open};
 	memset(incl, 0, sizeof *incl);
-	names = NULL;
-	rc = 0;
-out:
-	free(names);
-	free(strs);
-	return rc;
+	return 0;
 }
 
 /* One runtime record: a path when it ended leaves, a node when it was timed. */
@@ -179,13 +182,21 @@ static int add_record(collect_t *c, int fe, const pp__path_t *rp)
 {
 	const pp__segrt_t *g = __atomic_load_n((pp__segrt_t **)&rp->seg, __ATOMIC_ACQUIRE);
 	pp_seg_t none = {0}, incl = {0};
-	int rc = 0;
-	if (rp->count)
-		rc = add_entry(c, &c->paths, fe, rp->keys, rp->depth, rp->count, 0, 0, &none);
 	/* a node seen only in cut calls (burst timing) has time and no call */
-	if (rc == 0 && g && (rc = seg_snapshot(&incl, g)) == 0 && (incl.count || g->self || g->open))
-		rc = add_entry(c, &c->nodes, fe, rp->keys, rp->depth, 0, g->self, g->open, &incl);
+	if (g && seg_snapshot(&incl, g) != 0)
+		return -1;
+	int timed = g && (incl.count || g->self || g->open);
+	uint32_t *names = NULL;
+	uint64_t id;
+	int rc = 0;
+	if ((rp->count || timed) && (rc = record_names(c, fe, rp->keys, rp->depth, &names, &id)) == 0) {
+		if (rp->count)
+			rc = add_entry(c, &c->paths, id, names, rp->depth, rp->count, 0, 0, &none);
+		if (rc == 0 && timed)
+			rc = add_entry(c, &c->nodes, id, names, rp->depth, 0, g->self, g->open, &incl);
+	}
 	pp__seg_free(&incl);
+	free(names);
 	return rc;
 }
 
