@@ -607,6 +607,32 @@ static void test_bad_files(void)
 	unlink(good);
 }
 
+/* The checksum against the standard check value and a bit-at-a-time
+ * reference, over every length and alignment the eight-byte steps and
+ * their tail can meet, whole and continued in two pieces. */
+static void test_crc32(void)
+{
+	CHECK_EQ_U64(pp__crc32("123456789", 9, 0), 0xcbf43926u);
+	CHECK_EQ_U64(pp__crc32("", 0, 0), 0);
+	uint8_t buf[96];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (uint8_t)(i * 181 + 7);
+	for (size_t off = 0; off < 8; off++) {
+		for (size_t n = 0; off + n <= sizeof buf; n++) {
+			uint32_t ref = ~0u;
+			for (size_t i = 0; i < n; i++) {
+				ref ^= buf[off + i];
+				for (int k = 0; k < 8; k++)
+					ref = ref & 1 ? 0xedb88320u ^ (ref >> 1) : ref >> 1;
+			}
+			ref = ~ref;
+			CHECK_EQ_U64(pp__crc32(buf + off, n, 0), ref);
+			size_t cut = n / 3;
+			CHECK_EQ_U64(pp__crc32(buf + off + cut, n - cut, pp__crc32(buf + off, cut, 0)), ref);
+		}
+	}
+}
+
 int main(void)
 {
 	/* thousands of small files are written: prefer memory (/dev/shm) to a
@@ -620,6 +646,7 @@ int main(void)
 		return 1;
 	}
 	test_path_id();
+	test_crc32();
 	test_ticks_ns();
 	test_round_trip();
 	test_write_errors();
