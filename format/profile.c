@@ -19,19 +19,10 @@
  * also used as hash-table keys and printed truncated. */
 uint64_t pp__path_id(const char *const *names, uint32_t depth)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (uint32_t i = 0; i < depth; i++) {
-		const unsigned char *s = (const unsigned char *)(names[i] ? names[i] : "");
-		for (; *s; s++)
-			h = (h ^ *s) * 0x100000001b3ull;
-		h *= 0x100000001b3ull; /* the separator byte 0 */
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
+	uint64_t h = pp__path_fnv_start();
+	for (uint32_t i = 0; i < depth; i++)
+		h = pp__path_fnv(h, names[i]);
+	return pp__path_fnv_end(h);
 }
 
 uint64_t pp__profile_stored_id(const pp_profile_t *p, const pp_ppath_t *pp, const char **scratch)

@@ -169,6 +169,29 @@ typedef struct pp_profile {
  * the same names across runs, builds and front-ends. */
 uint64_t pp__path_id(const char *const *names, uint32_t depth);
 
+/* Its steps (profile.c says why this hash), for a caller that keeps the
+ * hash of a prefix (path_ids.c): start, one step per name, the end. */
+static inline uint64_t pp__path_fnv_start(void)
+{
+	return 0xcbf29ce484222325ull;
+}
+
+static inline uint64_t pp__path_fnv(uint64_t h, const char *name)
+{
+	for (const unsigned char *s = (const unsigned char *)(name ? name : ""); *s; s++)
+		h = (h ^ *s) * 0x100000001b3ull;
+	return h * 0x100000001b3ull; /* the separator byte 0 */
+}
+
+static inline uint64_t pp__path_fnv_end(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
 /* Write p to path. Returns 0, or -1 with a one-line message in err. */
 int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t errlen);
 

@@ -3,6 +3,7 @@
  * leaves half a profile under its final name. */
 #include "profile_impl.h"
 #include "crc32.h"
+#include "path_ids.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,7 +83,7 @@ static void put_str(struct out *o, const char *s)
 
 struct wctx {
 	const pp_profile_t *p;
-	const char **scratch;
+	pp__ids_t *ids; /* the ids written are derived from the names */
 };
 
 static void body_meta(struct out *o, const struct wctx *w)
@@ -123,7 +124,7 @@ static void body_names(struct out *o, const struct wctx *w)
 
 static void put_names(struct out *o, const struct wctx *w, const pp_ppath_t *pp)
 {
-	put_u64(o, pp__profile_stored_id(w->p, pp, w->scratch));
+	put_u64(o, pp__ids_get(w->ids, w->p->names, pp->names, pp->depth));
 	put_u32(o, pp->depth);
 	for (uint32_t k = 0; k < pp->depth; k++)
 		put_u32(o, pp->names[k]);
@@ -383,7 +384,8 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 		return pp__profile_fail_io(err, errlen, path, direct ? "cannot open" : "cannot create temporary file", e);
 	}
 
-	struct wctx w = { p, scratch };
+	pp__ids_t ids = { 0 };
+	struct wctx w = { p, &ids };
 	struct out o = { .f = f };
 	write_all(&o, &w);
 	if (!o.err && fflush(f))
@@ -399,6 +401,7 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 		unlink(tmp);
 	free(tmp);
 	free(scratch);
+	pp__ids_free(&ids);
 	if (o.err)
 		return pp__profile_fail_io(err, errlen, path, "cannot write", o.err);
 	return 0;

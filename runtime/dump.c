@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "map.h"
+#include "path_ids.h"
 #include "profile.h"
 #include "gate_window.h"
 #include "runtime.h"
@@ -43,6 +44,7 @@ typedef struct collect {
 	pp__map_t key_names; /* key -> name index */
 	uint32_t cap_names;
 	clist_t paths, nodes;
+	pp__ids_t ids; /* the prefixes' hashes met so far */
 } collect_t;
 
 static char *xstrdup(const char *s)
@@ -110,28 +112,19 @@ static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 }
 
 /* The name indices of a record's keys and its stable id, found once for
- * both of its entries (its path's count, its node's time): the id hashes
- * every name's bytes, a third of a profile's collection on SQLite. *names
- * is the caller's to free. */
+ * both of its entries (its path's count, its node's time), the id from the
+ * hashes of the prefixes met before (path_ids.h). *names is the caller's
+ * to free. */
 static int record_names(collect_t *c, int fe, const uint64_t *keys, uint32_t depth,
 			uint32_t **names, uint64_t *id)
 {
-	pp_profile_t *p = c->p;
-	const char **strs = malloc(depth * sizeof *strs);
 	*names = malloc(depth * sizeof **names);
-	if (!*names || !strs) {
-		free(strs);
+	if (!*names)
 		return -1;
-	}
-	for (uint32_t i = 0; i < depth; i++) {
-		if (name_index(c, fe, keys[i], &(*names)[i]) != 0) {
-			free(strs);
+	for (uint32_t i = 0; i < depth; i++)
+		if (name_index(c, fe, keys[i], &(*names)[i]) != 0)
 			return -1;
-		}
-		strs[i] = p->names[(*names)[i]].name;
-	}
-	*id = pp__path_id(strs, depth);
-	free(strs);
+	*id = pp__ids_get(&c->ids, c->p->names, *names, depth);
 	return 0;
 }
 
@@ -296,6 +289,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->records += p->paths[i].count;
 	pp__resolver_close(c.res);
 	pp__map_free(&c.key_names);
+	pp__ids_free(&c.ids);
 	pp__map_free(&c.paths.ids);
 	pp__map_free(&c.nodes.ids);
 	if (rc != 0) {

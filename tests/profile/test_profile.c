@@ -3,6 +3,7 @@
  * corrupted lengths, indices and counts), each with one line naming the file.
  * Built under ASan/UBSan, so "fails cleanly" also means "no bad access". */
 #include "crc32.h"
+#include "path_ids.h"
 #include "profile.h"
 #include "testprof.h"
 #include "../hist/check.h"
@@ -248,6 +249,53 @@ static void test_path_id(void)
 	const char *e1[] = { "" }, *e2[] = { "", "" };
 	CHECK(pp__path_id(e1, 1) != pp__path_id(e2, 2), "empty names still count");
 	CHECK(pp__path_id(e1, 1) != pp__path_id(a, 0), "empty name vs no name");
+}
+
+/* Ids with the prefixes' hashes kept equal pp__path_id's, whatever was met
+ * before: 3 000 paths drawn over a small name set, so that they share
+ * prefixes, repeat, extend and shorten each other, some deeper than any
+ * before (the scratch grows); the name table moves (realloc) and grows
+ * between calls, as the dump's does. */
+static void test_path_ids(void)
+{
+	uint32_t nn = 8;
+	pp_name_t *names = calloc(nn, sizeof *names);
+	char buf[32];
+	for (uint32_t i = 0; i < nn; i++) {
+		snprintf(buf, sizeof buf, "fn%u%s", i, i % 3 ? "_long_name_here" : "");
+		names[i].name = strdup(buf);
+	}
+	pp__ids_t m = { 0 };
+	uint32_t idx[80];
+	const char *str[80];
+	uint64_t seed = 12345;
+	for (int t = 0; t < 3000; t++) {
+		if (t % 100 == 99) { /* the table moves and grows */
+			pp_name_t *g = malloc((nn + 1) * sizeof *g);
+			memcpy(g, names, nn * sizeof *g);
+			free(names);
+			names = g;
+			snprintf(buf, sizeof buf, "added%u", nn);
+			names[nn++].name = strdup(buf);
+		}
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t depth = 1 + (uint32_t)(seed >> 33) % (t < 1500 ? 12 : 80);
+		for (uint32_t i = 0; i < depth; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			/* shallow levels from few names: shared prefixes */
+			idx[i] = (uint32_t)(seed >> 40) % (i < 4 ? 2 : nn);
+			str[i] = names[idx[i]].name;
+		}
+		CHECK_EQ_U64(pp__ids_get(&m, names, idx, depth), pp__path_id(str, depth));
+		CHECK_EQ_U64(pp__ids_get(&m, names, idx, depth), pp__path_id(str, depth)); /* met */
+		if (depth > 1)
+			CHECK_EQ_U64(pp__ids_get(&m, names, idx, depth - 1), pp__path_id(str, depth - 1));
+	}
+	CHECK(m.n > 0 && m.n < 3000 * 40, "prefixes kept and shared");
+	pp__ids_free(&m);
+	for (uint32_t i = 0; i < nn; i++)
+		free(names[i].name);
+	free(names);
 }
 
 static void test_ticks_ns(void)
@@ -646,6 +694,7 @@ int main(void)
 		return 1;
 	}
 	test_path_id();
+	test_path_ids();
 	test_crc32();
 	test_ticks_ns();
 	test_round_trip();
