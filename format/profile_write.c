@@ -54,20 +54,36 @@ static void put(struct out *o, const void *b, size_t n)
 		o->err = errno ? errno : EIO;
 }
 
+/* A number of n bytes, little-endian whatever the host. Into a body's
+ * buffer with room, stored at once: a profile's nodes are mostly numbers
+ * (SQLite's dump: 127 000 of them, through the general put 8.6 M
+ * instructions of the writer's 25.6 M, #29). */
+static void put_le(struct out *o, uint64_t v, size_t n)
+{
+	uint8_t b[8];
+	if (!o->f && !o->err && o->n + n <= o->cap) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(o->buf + o->n, &v, n);
+#else
+		for (size_t i = 0; i < n; i++)
+			o->buf[o->n + i] = (uint8_t)(v >> (8 * i));
+#endif
+		o->n += n;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	put(o, b, n);
+}
+
 static void put_u32(struct out *o, uint32_t v)
 {
-	uint8_t b[4];
-	for (int i = 0; i < 4; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-	put(o, b, 4);
+	put_le(o, v, 4);
 }
 
 static void put_u64(struct out *o, uint64_t v)
 {
-	uint8_t b[8];
-	for (int i = 0; i < 8; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-	put(o, b, 8);
+	put_le(o, v, 8);
 }
 
 static void put_str(struct out *o, const char *s)
