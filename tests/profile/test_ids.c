@@ -71,6 +71,19 @@ static void test_path_ids(void)
 	}
 	CHECK(m.n > 0 && m.n < 3000 * 40, "prefixes kept and shared");
 	pp__ids_free(&m);
+
+	/* A collision of the prefix key: B's key made to lead to A's entry (as
+	 * two different prefixes of one mix would) must cost a recomputation,
+	 * never A's hash under B's id. */
+	uint32_t pa[2] = { 0, 1 }, pb[2] = { 1, 0 };
+	const char *sa[2] = { names[0].name, names[1].name }, *sb[2] = { names[1].name, names[0].name };
+	CHECK_EQ_U64(pp__ids_get(&m, names, pa, 2), pp__path_id(sa, 2));
+	uint32_t a_entry = m.n - 1;
+	CHECK_EQ_U64(pp__ids_get(&m, names, pb, 2), pp__path_id(sb, 2));
+	CHECK(pp__map_put(&m.at, m.keys[1], a_entry) == 0, "map");
+	CHECK(pp__map_put(&m.at, m.keys[0], a_entry) == 0, "map");
+	CHECK_EQ_U64(pp__ids_get(&m, names, pb, 2), pp__path_id(sb, 2));
+	pp__ids_free(&m);
 	for (uint32_t i = 0; i < nn; i++)
 		free(names[i].name);
 	free(names);
