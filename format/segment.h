@@ -58,7 +58,9 @@ typedef struct pp__shm_hdr {
 	 * unknown (another architecture). */
 	int64_t tls_offset;
 	/* The kernel thread id of the naming thread (pathprof's own, never
-	 * gated): the off-CPU recorder leaves its blocks out. 0 until it runs. */
+	 * gated), for tools that watch threads; 0 until it runs. (The off-CPU
+	 * recorder knows the runtime's threads by name from their first
+	 * block, runtime/own_thread.h.) */
 	uint32_t namer_tid;
 	uint32_t pad2;
 } pp__shm_hdr_t;

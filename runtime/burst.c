@@ -81,7 +81,7 @@ static void burst_begin(void)
 }
 
 static pp__ticker_t ticker = PP__TICKER_INIT(
-	"PATHPROF_TIMING=burst: cannot start the pacing thread; nothing is timed", burst_begin,
+	"burst", "PATHPROF_TIMING=burst: cannot start the pacing thread; nothing is timed", burst_begin,
 	burst_round, NULL, WINDOW_NS * 8);
 
 /* A forked child (a pre-forking server's worker) keeps burst timing: its

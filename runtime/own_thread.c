@@ -6,11 +6,14 @@
  * does not have, and whose own namer then hung at its start (CI, live-cli).
  * Once started, each thread keeps its allocations under a lock that its
  * fork handlers take (shm.c, ticker.c). */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <signal.h>
+#include <stdio.h>
 
 #include "own_thread.h"
 
 struct start {
+	const char *name;
 	void *(*fn)(void *);
 	void *arg;
 	int up; /* 1 once the thread runs */
@@ -23,6 +26,9 @@ static void *trampoline(void *p)
 	struct start *s = p;
 	void *(*fn)(void *) = s->fn;
 	void *arg = s->arg;
+	char name[16];
+	snprintf(name, sizeof name, "%s%s", PP__OWN_THREAD_PREFIX, s->name);
+	pthread_setname_np(pthread_self(), name);
 	/* s lives on the starter's stack, which it leaves once it sees up under
 	 * the lock: the unlock is the last use of s */
 	pthread_mutex_lock(&s->lock);
@@ -32,9 +38,9 @@ static void *trampoline(void *p)
 	return fn(arg);
 }
 
-int pp__own_thread_start(pthread_t *tid, void *(*fn)(void *), void *arg)
+int pp__own_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg)
 {
-	struct start s = { fn, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct start s = { name, fn, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 	sigset_t every, old;
 	sigfillset(&every);
 	pthread_sigmask(SIG_SETMASK, &every, &old);

@@ -4,10 +4,17 @@
 
 #include <pthread.h>
 
-/* Start fn(arg) on a joinable thread that blocks every signal (the
- * program's signals go to the program's threads), and return only once it
- * runs fn: a fork() after this never copies the thread half-way through
- * its start. 0, or the error pthread_create gave. */
-int pp__own_thread_start(pthread_t *tid, void *(*fn)(void *), void *arg);
+/* Every such thread is named PP__OWN_THREAD_PREFIX and a word before it
+ * runs anything (ps, top, perf and gdb show it so): `pathprof run --offcpu`
+ * leaves the blocks of a process's threads so named out, from the first,
+ * without waiting to learn their ids (tools/offcpu/offcpu.bpf.c). */
+#define PP__OWN_THREAD_PREFIX "pathprof:"
+
+/* Start fn(arg) on a joinable thread named PP__OWN_THREAD_PREFIX name
+ * (15 characters in all at most) that blocks every signal (the program's
+ * signals go to the program's threads), and return only once it runs fn: a
+ * fork() after this never copies the thread half-way through its start. 0,
+ * or the error pthread_create gave. */
+int pp__own_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg);
 
 #endif

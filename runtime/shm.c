@@ -595,7 +595,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	pthread_once(&namer_atfork_once, namer_atfork);
 	if (!namer_running) {
 		/* Joinable: the exit handler stops and joins it. */
-		if (pp__own_thread_start(&namer_tid, namer_main, NULL) == 0)
+		if (pp__own_thread_start(&namer_tid, "namer", namer_main, NULL) == 0)
 			namer_running = 1;
 		else
 			pp__warn("%s: cannot start the naming thread; names appear at exit only",

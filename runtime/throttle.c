@@ -374,7 +374,7 @@ static uint64_t throttle_round(void)
 }
 
 static pp__ticker_t ticker = PP__TICKER_INIT(
-	"PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated",
+	"budget", "PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated",
 	throttle_begin, throttle_round, throttle_end, FIRST_WAIT_US * 1000u);
 
 static void spawn(void)

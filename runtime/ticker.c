@@ -69,7 +69,7 @@ static int spawn(pp__ticker_t *k)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&k->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	if (pp__own_thread_start(&k->tid, ticker_main, k) != 0) {
+	if (pp__own_thread_start(&k->tid, k->name, ticker_main, k) != 0) {
 		pp__warn("%s", k->what);
 		return -1;
 	}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 typedef struct pp__ticker {
+	const char *name;       /* the thread's, after PP__OWN_THREAD_PREFIX (6 characters at most) */
 	const char *what;       /* for the warning when it cannot start */
 	void (*begin)(void);    /* once, in the thread, before the first wait (may be NULL) */
 	uint64_t (*round)(void); /* one round; returns ns to wait before the next */
@@ -22,9 +23,9 @@ typedef struct pp__ticker {
 	int running, stopping;
 } pp__ticker_t;
 
-#define PP__TICKER_INIT(what_, begin_, round_, end_, first_)                          \
-	{ .what = (what_), .begin = (begin_), .round = (round_), .end = (end_),        \
-	  .first_wait_ns = (first_), .lock = PTHREAD_MUTEX_INITIALIZER }
+#define PP__TICKER_INIT(name_, what_, begin_, round_, end_, first_)                   \
+	{ .name = (name_), .what = (what_), .begin = (begin_), .round = (round_),       \
+	  .end = (end_), .first_wait_ns = (first_), .lock = PTHREAD_MUTEX_INITIALIZER }
 
 /* Start it (once per ticker: call under a pthread_once). 0, or -1 with a
  * warning. */

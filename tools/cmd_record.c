@@ -78,7 +78,6 @@ static int record(const char *pid_s, uint64_t ns, const char *out)
 	/* kept open to the end: a process that exits meanwhile removes its
 	 * segment's name, not the mapping */
 	int64_t tls = v.h->tls_offset;
-	uint32_t namer = __atomic_load_n(&v.h->namer_tid, __ATOMIC_ACQUIRE);
 	if (!tls) {
 		cli_error("record: %s: the segment does not say where the threads' gate state is "
 			  "(a pathprof older than this one, or not x86-64)", v.object);
@@ -91,7 +90,7 @@ static int record(const char *pid_s, uint64_t ns, const char *out)
 		pp__shm_close(&v);
 		return CLI_FAIL;
 	}
-	pp_offcpu_set_process(rec, tls, namer);
+	pp_offcpu_set_process(rec, tls);
 	struct sigaction sa = {.sa_handler = on_int}, old;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);

@@ -31,7 +31,7 @@ typedef struct offcpu_run {
 	const char *seg_tmpl; /* the segment's name, %p for the pid */
 #ifdef PP_HAVE_OFFCPU
 	pp_offcpu_rec_t *rec;
-	int tls_set, namer_set;
+	int tls_set;
 #endif
 	int ack; /* write end of the pipe the program waits on (-1: none) */
 } offcpu_run_t;
@@ -194,11 +194,9 @@ static void offcpu_tls(offcpu_run_t *o, pid_t pid)
 	char *name = expand_pid(o->seg_tmpl, pid), err[256];
 	pp__shm_view_t v;
 	if (name && pp__shm_open(&v, name, err, sizeof err) == 0) {
-		uint32_t namer = __atomic_load_n(&v.h->namer_tid, __ATOMIC_ACQUIRE);
 		if (v.h->tls_offset) {
-			pp_offcpu_set_process(o->rec, v.h->tls_offset, namer);
+			pp_offcpu_set_process(o->rec, v.h->tls_offset);
 			o->tls_set = 1;
-			o->namer_set = namer != 0;
 			if (o->ack >= 0) { /* the program waits for this to go on */
 				close(o->ack);
 				o->ack = -1;
@@ -220,7 +218,7 @@ static int wait_child(pid_t pid, int *st, offcpu_run_t *o)
 			return 0;
 		if (w < 0 && errno != EINTR)
 			return -1;
-		if (!o->tls_set || !o->namer_set)
+		if (!o->tls_set)
 			offcpu_tls(o, pid);
 		/* until the gate state is found, blocks have no path: look often */
 		pp_offcpu_poll(o->rec, o->tls_set ? 50 : 2);

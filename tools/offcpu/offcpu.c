@@ -54,7 +54,6 @@ struct pp_offcpu_rec {
 	pp__map_t at; /* entry key -> index */
 	int oom;
 	uint64_t events;
-	uint32_t namer_tid; /* pathprof's naming thread: not the program's */
 	pp__map_t kinds;    /* kernel address -> what its function says, + 1 */
 };
 
@@ -191,7 +190,7 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	pp_offcpu_rec_t *r = ctx;
 	const struct pp_off_event *e = data;
-	if (size < sizeof *e || (r->namer_tid && e->tid == r->namer_tid))
+	if (size < sizeof *e)
 		return 0;
 	r->events++;
 	uint32_t depth = e->depth < PP_OFF_MAXD ? e->depth : PP_OFF_MAXD;
@@ -317,6 +316,9 @@ pp_offcpu_rec_t *pp_offcpu_start(int pid, char *err, size_t errlen)
 		goto fail;
 	}
 	r->skel->rodata->target_tgid = (__u32)pid;
+	/* tests only: leave every Nth switch-in unseen (offcpu.bpf.c) */
+	const char *skip = getenv("PATHPROF_OFFCPU_TEST_SKIP");
+	r->skel->rodata->skip_every = skip ? (__u32)strtoul(skip, NULL, 10) : 0;
 	int e = offcpu_bpf__load(r->skel);
 	if (!e)
 		e = offcpu_bpf__attach(r->skel);
@@ -335,10 +337,9 @@ fail:
 	return NULL;
 }
 
-void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset, uint32_t namer_tid)
+void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset)
 {
 	uint32_t zero = 0;
-	r->namer_tid = namer_tid;
 	bpf_map__update_elem(r->skel->maps.cfg, &zero, sizeof zero, &tls_offset, sizeof tls_offset,
 			     BPF_ANY);
 }
