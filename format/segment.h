@@ -62,7 +62,11 @@ typedef struct pp__shm_hdr {
 	 * recorder knows the runtime's threads by name from their first
 	 * block, runtime/own_thread.h.) */
 	uint32_t namer_tid;
-	uint32_t pad2;
+	/* Where in the thread state (from tls_offset) the word lies that is
+	 * non-zero while the runtime does its own work (pp__tls_t.own_work):
+	 * the off-CPU recorder counts a block then outside any gate. 0 from a
+	 * runtime that has no such word. */
+	uint32_t own_work_at;
 } pp__shm_hdr_t;
 
 /* The name of one key, appended by the writer's namer and never changed. */

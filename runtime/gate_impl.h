@@ -80,6 +80,14 @@ pp__segrt_t *pp__node_timing(pp__tls_t *t, pp__path_t *p);
  * open starts that much later, and an open window ends that much later, so
  * no frame's time holds it and the window keeps its share. */
 void pp__skip_own_work(pp__tls_t *t, uint64_t from);
+/* The runtime's own work begins now, unless *w says it began already. */
+static inline void pp__own_begin(pp__tls_t *t, uint64_t *w)
+{
+	if (!*w) {
+		*w = pp_ticks();
+		t->own_work = 1;
+	}
+}
 /* Set while a gate applies a time it was given (pp__gate_leave_at: a
  * recorded thread's, whose trace holds its clock reads, and replay's):
  * replay must rebuild the recorded times exactly, so neither takes out

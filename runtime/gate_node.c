@@ -71,8 +71,8 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d, uint64_t *w)
 	}
 	if (pp__gate_in_slow || !slot || s->npaths >= s->capacity || h == 0)
 		return NULL;
-	if (w && !*w)
-		*w = pp_ticks();
+	if (w)
+		pp__own_begin(t, w);
 	/* Half full: a table twice the size, and the probe again there. */
 	if ((s->npaths + 1) * 2 > mask + 1) {
 		int saved = errno;

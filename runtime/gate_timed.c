@@ -74,6 +74,7 @@ __thread int pp__times_given PP_TLS_IE;
 void pp__skip_own_work(pp__tls_t *t, uint64_t from)
 {
 	uint64_t d = pp_ticks() - from;
+	t->own_work = 0;
 	pp__slab_t *s = pp__slab_of(t);
 	s->own_ticks += d;
 	s->own_n++;
@@ -86,19 +87,19 @@ void pp__skip_own_work(pp__tls_t *t, uint64_t from)
 /* One timed exit into its node (the cell, its row, sum, self, min, max). 0,
  * or -1 when there was no memory for it. An allocation notes when it began
  * in *w, unless it is set already. */
-static inline __attribute__((always_inline)) int record_time(pp__slab_t *s, pp__path_t *p, uint64_t incl,
-							 uint64_t self, uint64_t *w)
+static inline __attribute__((always_inline)) int record_time(pp__tls_t *t, pp__slab_t *s, pp__path_t *p,
+							 uint64_t incl, uint64_t self, uint64_t *w)
 {
 	pp__segrt_t *g = (pp__segrt_t *)p->seg;
 	if (PP_UNLIKELY(!g)) {
-		*w = *w ? *w : pp_ticks();
+		pp__own_begin(t, w);
 		if (!(g = new_timing(s, p)))
 			return -1;
 	}
 	uint32_t c = incl ? pp__hist_cell(incl) : PP__CELL_ZERO;
 	uint32_t ref = g->rows[c / PP_HIST_SUB];
 	if (PP_UNLIKELY(!ref)) {
-		*w = *w ? *w : pp_ticks();
+		pp__own_begin(t, w);
 		if (!(ref = new_row(s, g, c / PP_HIST_SUB)))
 			return -1;
 	}
@@ -150,7 +151,16 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	uint64_t w = 0;
 	uint64_t h = t->hash;
 	pp__slot_t *sl = pp__slot_at(t->table, t->smask, h);
-	pp__path_t *p = PP_LIKELY(sl->hash == h) ? sl->path : pp__node_get(t, d, &w);
+	pp__path_t *p;
+	if (PP_LIKELY(sl->hash == h)) {
+		p = sl->path;
+	} else {
+		/* for the off-CPU recorder the probe is own work too: a block
+		 * in it belongs to no node (this one's time has ended) */
+		t->own_work = 1;
+		p = pp__node_get(t, d, &w);
+		t->own_work = w != 0;
+	}
 	pp__slab_t *s = pp__slab_of(t);
 	uint32_t leaf = v & 1u;
 	if (!p) {
@@ -161,12 +171,13 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 		s->drops_time++;
 	} else {
 		p->count += leaf;
-		if (record_time(s, p, incl, self, &w) != 0)
+		if (record_time(t, s, p, incl, self, &w) != 0)
 			s->drops_time++;
 	}
 	pp__finish_pop(t, v);
 	if (w && !pp__times_given)
 		pp__skip_own_work(t, w);
+	t->own_work = 0;
 	if (root && t->wend == PP__NO_WINDOW) {
 		t->timing_now = 0;
 		pp__set_limits(t);

@@ -61,7 +61,8 @@ void pp__window_open(pp__tls_t *t)
 		pp__window_busy = 0;
 		return;
 	}
-	uint64_t now = pp_ticks();
+	uint64_t now = 0;
+	pp__own_begin(t, &now);
 	if (start > now)
 		start = now;
 	uint32_t d = pp__depth_of(t);
@@ -74,6 +75,7 @@ void pp__window_open(pp__tls_t *t)
 	__atomic_add_fetch(&pp__g.windows, 1, __ATOMIC_RELAXED);
 	pp__set_limits(t);
 	if (now >= t->wend) {
+		t->own_work = 0;
 		pp__window_busy = 0;
 		pp__window_close(t);
 	} else {
@@ -130,7 +132,9 @@ void pp__window_cut_exit(pp__tls_t *t, uint32_t v, uint64_t now)
 {
 	pp__frame_t *f = PP__DS_FRAME(t, v);
 	pp__window_busy = 1;
+	t->own_work = 1; /* from now (the exit's clock) to pp__skip_own_work */
 	if (t->wend == PP__NO_WINDOW || !(f->kids & PP__KIDS_CUT)) {
+		t->own_work = 0;
 		pp__pop(t, v); /* a signal handler's gate closed the window */
 		pp__window_busy = 0;
 		return;

@@ -578,6 +578,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	memcpy(h->host, pp__g.host, sizeof h->host);
 	memcpy(h->build_id, pp__g.build_id, sizeof h->build_id);
 	h->tls_offset = tls_offset();
+	h->own_work_at = (uint32_t)offsetof(pp__tls_t, own_work);
 	/* The magic goes last: a reader that sees it sees a whole header. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, PP__SHM_MAGIC, 8);

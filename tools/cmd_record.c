@@ -90,7 +90,7 @@ static int record(const char *pid_s, uint64_t ns, const char *out)
 		pp__shm_close(&v);
 		return CLI_FAIL;
 	}
-	pp_offcpu_set_process(rec, tls);
+	pp_offcpu_set_process(rec, tls, v.h->own_work_at);
 	struct sigaction sa = {.sa_handler = on_int}, old;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);

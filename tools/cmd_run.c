@@ -195,7 +195,7 @@ static void offcpu_tls(offcpu_run_t *o, pid_t pid)
 	pp__shm_view_t v;
 	if (name && pp__shm_open(&v, name, err, sizeof err) == 0) {
 		if (v.h->tls_offset) {
-			pp_offcpu_set_process(o->rec, v.h->tls_offset);
+			pp_offcpu_set_process(o->rec, v.h->tls_offset, v.h->own_work_at);
 			o->tls_set = 1;
 			if (o->ack >= 0) { /* the program waits for this to go on */
 				close(o->ack);

@@ -14,6 +14,12 @@
  *   preempt  crunch computes for 300 ms of CPU on one CPU it shares with a
  *            hog thread (both pinned): it never blocks, it waits for the
  *            CPU; prints its CPU time too ("cpu NS")
+ *   firsts   the same hog beside a walk of 8^5 distinct paths, each timed
+ *            exit its node's first: much of its time is the runtime's own
+ *            work (a node's timing record, arena pages), which is in no
+ *            node's time, so a preemption then is in no node's off-CPU time;
+ *            prints the thread's own-work word after it ("own 0": no stale 1
+ *            that would put every later block outside any gate)
  * Every workload first runs one gate and sleeps outside gates, so the
  * recorder has found the gate state before the measured part starts. */
 #define _GNU_SOURCE
@@ -386,7 +392,34 @@ NOINL static void crunch(void)
 	runq = runq_ns() - q0;
 }
 
-static void preempt_work(void)
+/* ---- firsts ---- */
+static void descend(int d);
+#define BRANCH(n)                                                              \
+	NOINL static void branch##n(int d)                                     \
+	{                                                                      \
+		PP_GATE("branch" #n);                                          \
+		descend(d);                                                    \
+	}
+BRANCH(0) BRANCH(1) BRANCH(2) BRANCH(3) BRANCH(4) BRANCH(5) BRANCH(6) BRANCH(7)
+
+static void descend(int d)
+{
+	static void (*const each[8])(int) = {branch0, branch1, branch2, branch3,
+					     branch4, branch5, branch6, branch7};
+	if (d > 0)
+		for (int i = 0; i < 8; i++)
+			each[i](d - 1);
+}
+
+NOINL static void walk(void)
+{
+	PP_ROOT();
+	PP_GATE("walk");
+	descend(5);
+}
+
+/* The current thread and a hog, both on CPU 0, around fn. */
+static void beside_hog(void (*fn)(void))
 {
 	cpu_set_t one;
 	CPU_ZERO(&one);
@@ -396,16 +429,21 @@ static void preempt_work(void)
 	pthread_t t;
 	pthread_create(&t, NULL, hog, NULL); /* inherits the affinity */
 	sleep_ms(20);
-	crunch();
+	fn();
 	hog_stop = 1;
 	pthread_join(t, NULL);
+}
+
+static void preempt_work(void)
+{
+	beside_hog(crunch);
 	printf("cpu %llu ", (unsigned long long)crunch_cpu);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: offcpu_work mutex [N]|condvar|fsync DIR|tcp|epoll|preempt\n");
+		fprintf(stderr, "usage: offcpu_work mutex [N]|condvar|fsync DIR|tcp|epoll|preempt|firsts\n");
 		return 2;
 	}
 	settle();
@@ -425,6 +463,10 @@ int main(int argc, char **argv)
 		epoll_work();
 	else if (!strcmp(argv[1], "preempt"))
 		preempt_work();
+	else if (!strcmp(argv[1], "firsts")) {
+		beside_hog(walk);
+		printf("own %u ", pp__tls.own_work);
+	}
 	else
 		return 2;
 	printf("waited %llu runq %llu sleeps %llu\n", (unsigned long long)waited,

@@ -47,10 +47,11 @@ struct wake {
 	__u64 stack[PP_OFF_STACK];
 };
 
-/* [0]: pp__tls's offset from the fs base, 0 until the segment says */
+/* [0]: pp__tls's offset from the fs base, 0 until the segment says; [1]:
+ * where in it the runtime's own-work word lies, 0 for none */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, __s64);
 } cfg SEC(".maps");
@@ -101,14 +102,18 @@ struct tls_head {
  * Frames are 64 bytes, the key at offset 16 (pp__frame_t). */
 static __always_inline __u32 read_path(__u64 *keys)
 {
-	__u32 zero = 0;
-	__s64 *off = bpf_map_lookup_elem(&cfg, &zero);
-	if (!off || !*off)
+	__u32 zero = 0, one = 1;
+	__s64 *off = bpf_map_lookup_elem(&cfg, &zero), *own_at = bpf_map_lookup_elem(&cfg, &one);
+	if (!off || !*off || !own_at)
 		return 0;
 	struct task_struct *t = bpf_get_current_task_btf();
 	__u64 fsbase = BPF_CORE_READ(t, thread.fsbase);
 	struct tls_head h;
 	if (bpf_probe_read_user(&h, sizeof h, (void *)(fsbase + *off)) != 0)
+		return 0;
+	/* the runtime's own work: its time is in no node (pp__skip_own_work) */
+	__u32 own = 0;
+	if (*own_at && (bpf_probe_read_user(&own, sizeof own, (void *)(fsbase + *off + *own_at)) != 0 || own))
 		return 0;
 	__u32 depth = h.dstate >> 6;
 	for (__u32 i = 0; i < PP_OFF_MAXD; i++) {

@@ -337,9 +337,11 @@ fail:
 	return NULL;
 }
 
-void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset)
+void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset, uint32_t own_work_at)
 {
-	uint32_t zero = 0;
+	uint32_t zero = 0, one = 1;
+	int64_t at = own_work_at;
+	bpf_map__update_elem(r->skel->maps.cfg, &one, sizeof one, &at, sizeof at, BPF_ANY);
 	bpf_map__update_elem(r->skel->maps.cfg, &zero, sizeof zero, &tls_offset, sizeof tls_offset,
 			     BPF_ANY);
 }

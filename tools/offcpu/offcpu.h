@@ -47,9 +47,10 @@ typedef struct pp_offcpu_rec pp_offcpu_rec_t;
 pp_offcpu_rec_t *pp_offcpu_start(int pid, char *err, size_t errlen);
 
 /* The process's live segment, once it exists: where its threads keep their
- * gate state (the recorder reads nothing before). The runtime's own threads
+ * gate state (the recorder reads nothing before) and, within it, the word
+ * set during the runtime's own work (0: none). The runtime's own threads
  * are told by their names (own_thread.h), not from here. */
-void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset);
+void pp_offcpu_set_process(pp_offcpu_rec_t *r, int64_t tls_offset, uint32_t own_work_at);
 
 /* Take in what the kernel has sent; wait at most ms. */
 void pp_offcpu_poll(pp_offcpu_rec_t *r, int ms);

@@ -164,6 +164,11 @@ typedef struct pp__tls {
 	 * pp__slab_attach sets it), which the timed exit compares with its
 	 * clock, a compare with memory. */
 	uint32_t wreq;
+	/* 1 while the runtime does its own work inside a timed event (the
+	 * time pp__skip_own_work takes out of every frame): the off-CPU
+	 * recorder counts a block then outside any gate, as its time is in no
+	 * node. In what was padding, so no offset above or below moved. */
+	uint32_t own_work;
 	uint64_t wstart, wend;
 	uint64_t wlen; /* the window's length: the requests' shares since it was last taken */
 } pp__tls_t;
