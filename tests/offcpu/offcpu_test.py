@@ -89,13 +89,21 @@ def check_case(mode, name=None, extra=None):
     entries = [e for e in doc.get('offcpu', []) if e['blocked'] == blocked]
     match = [e for e in entries if e['reason'] == reason and e['waker'] == kind and
              e['waker_path'] == waker]
-    got = sum(e['total_ns'] for e in match)
-    n = sum(e['blocks'] for e in match)
+    # A loaded machine's kernel now and then reports neither the wake-up nor
+    # the switch-in (docs/guides/offcpu.md): such a block keeps its time and
+    # reason, its waker unseen; one such block in a run is the kernel's
+    unseen = [e for e in entries if e['reason'] == reason and e['waker'] == 'unseen']
+    got = sum(e['total_ns'] for e in match + unseen)
+    n = sum(e['blocks'] for e in match + unseen)
+    n_unseen = sum(e['blocks'] for e in unseen)
     every = sum(e['total_ns'] for e in entries)
-    print('%s: %s blocked %d times for %.3f ms (%s, woken by %s %s); the workload '
+    print('%s: %s blocked %d times for %.3f ms (%s, woken by %s %s%s); the workload '
           'measured %.3f ms off the CPU, %.3f ms of it waiting for a CPU, %d sleeps' %
           (name, '>'.join(blocked), n, got / 1e6, reason, kind, '>'.join(waker),
-           waited / 1e6, runq / 1e6, sleeps), flush=True)
+           ', %d unseen' % n_unseen if n_unseen else '', waited / 1e6, runq / 1e6, sleeps),
+          flush=True)
+    if n_unseen > 1:
+        fail('%s: %d blocks with their waker unseen' % (name, n_unseen))
     if not match:
         fail('%s: no entry %s / %s / %s %s; entries of the node: %r' %
              (name, blocked, reason, kind, waker, entries))
