@@ -154,6 +154,12 @@ typedef struct pp_profile {
 	 * times have had the gate's cost taken out; gate_removed ticks in all. */
 	uint32_t compensated;
 	double gate_removed;
+	/* Set by the exit dump's collect (never in a file): every path's and
+	 * node's id is its names' (pp__path_id), found as they were gathered,
+	 * so the writer writes them as they are rather than find them again
+	 * (on SQLite's exit dump, 4.3 M instructions of 49). Any other profile
+	 * has its ids derived from its names as it is written. */
+	uint32_t ids_from_names;
 	/* Off-CPU time by blocked node, reason and waker (pathprof run --offcpu). */
 	uint32_t noffcpu;
 	pp_offcpu_t *offcpu;

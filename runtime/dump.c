@@ -45,6 +45,8 @@ typedef struct collect {
 	uint32_t cap_names;
 	clist_t paths, nodes;
 	pp__ids_t ids; /* the prefixes' hashes met so far */
+	uint32_t *names;     /* a record's name indices, reused record to record */
+	uint32_t cap_depth;  /* ... room for this many */
 } collect_t;
 
 static char *xstrdup(const char *s)
@@ -111,20 +113,22 @@ static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 	return pp__seg_from_cells(dst, rows, g->sum, min, max);
 }
 
-/* The name indices of a record's keys and its stable id, found once for
- * both of its entries (its path's count, its node's time), the id from the
- * hashes of the prefixes met before (path_ids.h). *names is the caller's
- * to free. */
-static int record_names(collect_t *c, int fe, const uint64_t *keys, uint32_t depth,
-			uint32_t **names, uint64_t *id)
+/* The name indices of a record's keys, into c->names, and its stable id,
+ * found once for both of its entries (its path's count, its node's time),
+ * the id from the hashes of the prefixes met before (path_ids.h). */
+static int record_names(collect_t *c, int fe, const uint64_t *keys, uint32_t depth, uint64_t *id)
 {
-	*names = malloc(depth * sizeof **names);
-	if (!*names)
-		return -1;
-	for (uint32_t i = 0; i < depth; i++)
-		if (name_index(c, fe, keys[i], &(*names)[i]) != 0)
+	if (depth > c->cap_depth) {
+		uint32_t *m = realloc(c->names, depth * sizeof *m);
+		if (!m)
 			return -1;
-	*id = pp__ids_get(&c->ids, c->p->names, *names, depth);
+		c->names = m;
+		c->cap_depth = depth;
+	}
+	for (uint32_t i = 0; i < depth; i++)
+		if (name_index(c, fe, keys[i], &c->names[i]) != 0)
+			return -1;
+	*id = pp__ids_get(&c->ids, c->p->names, c->names, depth);
 	return 0;
 }
 
@@ -179,17 +183,15 @@ static int add_record(collect_t *c, int fe, const pp__path_t *rp)
 	if (g && seg_snapshot(&incl, g) != 0)
 		return -1;
 	int timed = g && (incl.count || g->self || g->open);
-	uint32_t *names = NULL;
 	uint64_t id;
 	int rc = 0;
-	if ((rp->count || timed) && (rc = record_names(c, fe, rp->keys, rp->depth, &names, &id)) == 0) {
+	if ((rp->count || timed) && (rc = record_names(c, fe, rp->keys, rp->depth, &id)) == 0) {
 		if (rp->count)
-			rc = add_entry(c, &c->paths, id, names, rp->depth, rp->count, 0, 0, &none);
+			rc = add_entry(c, &c->paths, id, c->names, rp->depth, rp->count, 0, 0, &none);
 		if (rc == 0 && timed)
-			rc = add_entry(c, &c->nodes, id, names, rp->depth, 0, g->self, g->open, &incl);
+			rc = add_entry(c, &c->nodes, id, c->names, rp->depth, 0, g->self, g->open, &incl);
 	}
 	pp__seg_free(&incl);
-	free(names);
 	return rc;
 }
 
@@ -284,12 +286,14 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		rc = add_throttled(&c, fe);
 	if (rc == 0)
 		rc = pp__profile_canonical(p);
+	p->ids_from_names = 1;
 	p->records = p->drops_table;
 	for (uint32_t i = 0; i < p->npaths; i++)
 		p->records += p->paths[i].count;
 	pp__resolver_close(c.res);
 	pp__map_free(&c.key_names);
 	pp__ids_free(&c.ids);
+	free(c.names);
 	pp__map_free(&c.paths.ids);
 	pp__map_free(&c.nodes.ids);
 	if (rc != 0) {
