@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -104,19 +105,25 @@ static int find_span(struct dl_phdr_info *info, size_t size, void *arg)
 	return s->in;
 }
 
-static int count_module(struct dl_phdr_info *info, size_t size, void *n)
+/* glibc counts every load and unload (dlpi_adds, dlpi_subs, the same in
+ * each module's entry): their sum changes when a library is unloaded and
+ * another loaded, where a count of modules would not. Where a C library
+ * lacks them, the count. */
+static int module_generation(struct dl_phdr_info *info, size_t size, void *g)
 {
-	(void)info;
-	(void)size;
-	++*(int *)n;
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+		*(unsigned long long *)g = info->dlpi_adds + info->dlpi_subs;
+		return 1;
+	}
+	++*(unsigned long long *)g;
 	return 0;
 }
 
 int pp__modules_loaded(void)
 {
-	int n = 0;
-	dl_iterate_phdr(count_module, &n);
-	return n;
+	unsigned long long g = 0;
+	dl_iterate_phdr(module_generation, &g);
+	return (int)g;
 }
 
 int pp__modules_holds(uintptr_t a, size_t n)

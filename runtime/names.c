@@ -187,6 +187,14 @@ const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, cons
 	return n;
 }
 
+void pp__resolve_live_refresh(pp__live_resolver_t *lr)
+{
+	if (lr->r && pp__modules_loaded() != lr->modules) {
+		pp__resolver_close(lr->r);
+		lr->r = NULL;
+	}
+}
+
 /* The code address a key names, for the front-ends whose keys are addresses
  * (0 when it has none: plugin hashes, untranslatable xray ids). */
 static uint64_t key_addr(int fe, uint64_t key)

@@ -109,6 +109,9 @@ typedef struct pp__live_resolver {
 } pp__live_resolver_t;
 const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, const char **file,
 			     uint32_t *line);
+/* Close it if a library was loaded or unloaded since it was opened: the
+ * next name opens it afresh. For a caller that resolves in passes. */
+void pp__resolve_live_refresh(pp__live_resolver_t *lr);
 /* The library mapped at [lo, hi) is going away (modules.c): name every key
  * the slabs hold in it and copy its name tables, so that naming never reads
  * it again. */
@@ -118,7 +121,8 @@ void pp__names_retire(uintptr_t lo, uintptr_t hi);
 void pp__modules_hold(void);
 void pp__modules_release(void);
 int pp__modules_holds(uintptr_t a, size_t n);
-/* Modules loaded now (a change means a symbolizer must be reopened). */
+/* A generation of the modules loaded: it changes with every load and
+ * unload (a change means a symbolizer must be reopened). */
 int pp__modules_loaded(void);
 
 /* Fatal signals (crash.c): write the profile before dying of them. */
