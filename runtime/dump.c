@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "gate_window.h"
 #include "runtime.h"
+#include "shm.h"
 #include "select.h"
 #include "slab.h"
 #include "raii_patch.h"
@@ -83,9 +84,10 @@ static int name_index(collect_t *c, int fe, uint64_t key, uint32_t *out)
 		p->names = m;
 		c->cap_names = cap;
 	}
-	const char *file;
+	const char *file, *name;
 	uint32_t line;
-	const char *name = pp__resolve(c->res, fe, key, &file, &line);
+	if (!pp__shm_named(key, &name, &file, &line))
+		name = pp__resolve(c->res, fe, key, &file, &line);
 	pp_name_t *n = &p->names[p->nnames];
 	n->name = xstrdup(name);
 	n->file = xstrdup(file);

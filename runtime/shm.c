@@ -222,8 +222,9 @@ int pp__shm_create(char *object, size_t n, size_t size)
 
 /* ---- names ---- */
 
-static void publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name, const char *file,
-			 uint32_t line)
+/* The record it wrote (NULL: no memory for it). */
+static const pp__shm_name_t *publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name,
+					  const char *file, uint32_t line)
 {
 	/* strlen, then the bound: GCC's -Os inlining sees a literal "?" here
 	 * and takes strnlen's bound for an overread */
@@ -235,7 +236,7 @@ static void publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name, const
 		nbump = pp__arena_alloc(NAME_CHUNK);
 		nend = nbump ? nbump + NAME_CHUNK : NULL;
 		if (!nbump)
-			return;
+			return NULL;
 	}
 	pp__shm_name_t *r = (pp__shm_name_t *)nbump;
 	nbump += need;
@@ -251,6 +252,33 @@ static void publish_name(pp__shm_hdr_t *h, uint64_t key, const char *name, const
 	r->next = __atomic_load_n(&h->names, __ATOMIC_RELAXED);
 	/* Readers follow h->names: the record must be whole first. */
 	__atomic_store_n(&h->names, (uint64_t)((char *)r - pp__arena.base), __ATOMIC_RELEASE);
+	return r;
+}
+
+/* A name record's place in named: its arena offset in 8-byte units (records
+ * are 8-aligned, and none lies at 0, under the header); 0 for none. */
+static uint32_t record_at(const pp__shm_name_t *r)
+{
+	size_t off = r ? (size_t)((const char *)r - pp__arena.base) : 0;
+	return off >> 3 <= UINT32_MAX ? (uint32_t)(off >> 3) : 0;
+}
+
+int pp__shm_named(uint64_t key, const char **name, const char **file, uint32_t *line)
+{
+	uint32_t at;
+	pthread_mutex_lock(&namer_lock);
+	int found = pp__map_get(&named, key, &at) && at;
+	pthread_mutex_unlock(&namer_lock);
+	if (!found)
+		return 0;
+	/* written whole before its key was put in named, and never moved */
+	const pp__shm_name_t *r = (const void *)(pp__arena.base + ((size_t)at << 3));
+	if (r->name_len >= NAME_MAX_BYTES || r->file_len >= NAME_MAX_BYTES)
+		return 0; /* cut short for the segment */
+	*name = r->text;
+	*file = r->text + r->name_len + 1;
+	*line = r->line;
+	return 1;
 }
 
 /* Name every key not yet published and refresh the header's totals. */
@@ -325,8 +353,9 @@ static void name_pass_locked(pp__shm_hdr_t *h)
 				const char *name = pp__resolve_live(&namer_res, fe, p->keys[i], &file, &line);
 				if (!name)
 					goto totals;
-				publish_name(h, p->keys[i], name, file ? file : "", line);
-				if (pp__map_put(&named, p->keys[i], 1) != 0)
+				const pp__shm_name_t *r =
+					publish_name(h, p->keys[i], name, file ? file : "", line);
+				if (pp__map_put(&named, p->keys[i], record_at(r)) != 0)
 					goto totals;
 			}
 		}
