@@ -42,6 +42,7 @@ static pp__map_t named;        /* keys already published */
  * once per new path early in a run (SQLite's selected run: 24.5 M
  * instructions of the namer's thread, #29). */
 static pp__live_resolver_t namer_res;
+static pp__live_resolver_t abandoned_res __attribute__((used)); /* a forked parent's */
 static pp__map_t abandoned_named __attribute__((used)); /* a forked parent's, see after_fork */
 /* Where each slab's list of paths began at the end of the last pass that
  * named all of it: paths are only ever put in front, so a pass names those
@@ -265,8 +266,12 @@ static uint32_t record_at(const pp__shm_name_t *r)
 
 int pp__shm_named(uint64_t key, const char **name, const char **file, uint32_t *line)
 {
+	/* Not waited for: a pass holds it for as long as it resolves, and in a
+	 * crash's copy (host/crash.c) a thread that no longer exists may hold
+	 * it for good. The caller then resolves the key itself. */
 	uint32_t at;
-	pthread_mutex_lock(&namer_lock);
+	if (pthread_mutex_trylock(&namer_lock) != 0)
+		return 0;
 	int found = pp__map_get(&named, key, &at) && at;
 	pthread_mutex_unlock(&namer_lock);
 	if (!found)
@@ -441,6 +446,10 @@ void pp__shm_after_fork(void)
 	 * it, but keep it reachable (a leak checker must not report it). */
 	abandoned_named = named;
 	memset(&named, 0, sizeof named);
+	/* nor its symbolizer: its descriptors' offsets are shared with the
+	 * parent's (kept reachable too) */
+	abandoned_res = namer_res;
+	memset(&namer_res, 0, sizeof namer_res);
 	/* the child's slabs are its own: a parent's mark could name an address
 	 * its lists reuse (kept reachable, as named) */
 	abandoned_seen_at = seen_at;

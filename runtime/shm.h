@@ -64,8 +64,9 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep);
  * there and its state may be half-updated). */
 void pp__shm_after_fork(void);
 /* The name the naming thread published for key (pointers into the arena,
- * which stay); 0 when it has none whole. The exit dump takes it rather
- * than resolve the key again: names are resolved once in a process. */
+ * which stay); 0 when it has none whole, or is in a pass just now. The
+ * exit dump takes it rather than resolve the key again: names are
+ * resolved once in a process. */
 int pp__shm_named(uint64_t key, const char **name, const char **file, uint32_t *line);
 
 /* Export the arena under pp__config.shm at its next allocation (start-up,
