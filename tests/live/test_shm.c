@@ -1,5 +1,6 @@
 /* Reader of live segments against good and damaged input. The test exports
- * its own profile, checks the snapshot's exact counts, then copies the
+ * its own profile, checks the snapshot's exact counts and a name the
+ * naming thread published as the exit dump takes it, then copies the
  * segment into new objects with one field broken each (magic, version,
  * sizes, a pointer outside what was handed out, a list that loops) and
  * checks that opening or reading each gives one clear error, never a crash.
@@ -16,6 +17,7 @@
 #include <pathprof/raii.h>
 #include "../runtime/check.h"
 #include "profile.h"
+#include "shm.h"
 #include "shm_read.h"
 #include "slab.h"
 
@@ -168,6 +170,19 @@ int main(void)
 	CHECK_EQ_U64(st.threads_live, 1);
 	CHECK(st.alive && !st.exited);
 	pp__profile_free(&p);
+	/* The names the naming thread published, which the exit dump takes
+	 * rather than resolve again: leaf's from its site, at line 33 above. */
+	const pp__path_t *two = pp__slab_first()->head;
+	while (two && two->depth != 2)
+		two = two->next;
+	CHECK(two);
+	const char *name, *file;
+	uint32_t line;
+	CHECK(pp__shm_named(two->keys[1], &name, &file, &line) == 1);
+	CHECK_EQ_STR(name, "leaf");
+	CHECK(strstr(file, "test_shm.c") != NULL);
+	CHECK_EQ_U64(line, 33);
+	CHECK(pp__shm_named(two->keys[0] + 1, &name, &file, &line) == 0); /* never published */
 	/* The pid finds the same segment. */
 	char pid[32];
 	pp__shm_view_t v2;
