@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "gate_window.h"
 #include "runtime.h"
 #include "segment.h"
 #include "thread_state.h"
@@ -492,6 +493,24 @@ static void fresh_arena_after_fork(void)
 	pthread_setspecific(exit_key, s);
 }
 
+/* The forking thread's frames open across fork() hold the parent's time up
+ * to it: the fork itself (which copies the page tables: milliseconds for a
+ * large process, more under ASan) and what ran before. The child's run
+ * starts after it (env.c), so its frames start over now, with no children
+ * yet but a window's cut mark kept: no time of the child's exceeds its run
+ * (a reader rejects a segment whose gated time does). */
+static void restart_open_frames(void)
+{
+	pp__tls_t *t = &pp__tls;
+	if (!t->slab)
+		return;
+	uint64_t now = pp_ticks();
+	for (uint32_t i = PP__DS_DEPTH(t->dstate); i-- > 0;) {
+		t->stack[i].t = now;
+		t->stack[i].kids &= PP__KIDS_CUT;
+	}
+}
+
 int pp__slab_after_fork(void)
 {
 	/* Only the forking thread exists in the child: every other live slab
@@ -500,6 +519,7 @@ int pp__slab_after_fork(void)
 	pthread_mutex_init(&slab_lock, NULL);
 	if (pp__arena.hdr) {
 		fresh_arena_after_fork();
+		restart_open_frames();
 		return 1;
 	}
 	pp__slab_t *mine = pp__tls.slab ? (pp__slab_t *)pp__tls.slab : NULL;
@@ -517,5 +537,6 @@ int pp__slab_after_fork(void)
 	 * it drop every new path. */
 	if (mine && pp__slab_renew_table(mine) == 0)
 		pp__tls.table = mine->table;
+	restart_open_frames();
 	return 0;
 }
