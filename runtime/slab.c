@@ -304,6 +304,16 @@ int pp__arena_ready(void)
 	return arena_ok;
 }
 
+/* The calling thread owns s from now on; under slab_lock (or alone, in a
+ * forked child). */
+static void set_owner(pp__slab_t *s, pp__tls_t *t)
+{
+	s->owner = t;
+	s->tid = gettid();
+	s->thread = pthread_self();
+	s->lag_cpu = 0;
+}
+
 int pp__thread_register(pp__tls_t *t, int fe)
 {
 	if (!pp__arena_ready())
@@ -346,7 +356,7 @@ int pp__thread_register(pp__tls_t *t, int fe)
 	pthread_setspecific(exit_key, s);
 	pp__slab_attach(t, s);
 	pthread_mutex_lock(&slab_lock);
-	s->owner = t;
+	set_owner(s, t);
 	pthread_mutex_unlock(&slab_lock);
 	t->countdown = pp__mode.sample_n;
 	t->timing_now = 0;
@@ -483,7 +493,7 @@ static void fresh_arena_after_fork(void)
 	memcpy(s->frames, fork_frames, nframes * sizeof *fork_frames);
 	s->live = 1;
 	s->uses = 1;
-	s->owner = t;
+	set_owner(s, t);
 	__atomic_store_n(&threads_seen, 1, __ATOMIC_RELAXED);
 	t->slab = &s->pub;
 	t->stack = s->frames + 1;

@@ -7,6 +7,7 @@
 #ifndef PP_SLAB_H
 #define PP_SLAB_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <pathprof/state.h>
@@ -56,6 +57,13 @@ typedef struct pp__slab_priv {
 	/* a budget stopped something, and the owner's gates took the budget's
 	 * way since (gate_budget.c; throttle.c reads it) */
 	uint32_t budget_seen;
+	/* the owner thread, for the throttling thread's look at a thread that
+	 * has not come the budget's way (throttle.c): its id, its handle (for
+	 * its CPU clock), and its CPU time when first seen so, plus 1 (0: not
+	 * seen yet); set with owner, under slab_lock */
+	int tid;
+	pthread_t thread;
+	uint64_t lag_cpu;
 } pp__slab_t;
 
 /* Bytes below this arena offset are never handed out: they hold the live

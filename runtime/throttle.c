@@ -22,10 +22,13 @@
  *
  * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <pathprof/gate.h>
 #include "map.h"
@@ -49,9 +52,15 @@
  * measure itself takes about a millisecond). Its judgement weighs every
  * call since the start, MIN_CALLS being the only bar. */
 #define FIRST_WAIT_US 200u
-/* Exit hooks stay until every thread took the budget's way once, or this
- * long after the first stop (pp__throttle_threads_past). */
-#define EXIT_WAIT_NS 50000000u
+/* Exit hooks stay until every thread took the budget's way once, or is
+ * seen not to be in a gate (pp__throttle_threads_past); a thread neither,
+ * ready to run but given no CPU, is waited for up to this long after the
+ * first stop. */
+#define EXIT_WAIT_NS 2000000000u
+/* CPU time a thread not seen in the budget's way must have run since it
+ * was first seen so: one that lost the CPU between its test and its push
+ * pushes within nanoseconds of running again. */
+#define LAG_CPU_NS 1000000u
 
 static double budget;    /* fraction of the work; 0: no budget */
 static int (*fe_hook)(uint64_t key);
@@ -141,13 +150,56 @@ int pp__throttle_key_open(uint64_t key)
  * takes the budget's way (tlimit is 0 for good) and says so (budget_seen,
  * only with its tlimit 0: a gate's rare way before no_lean_way reached the
  * thread says nothing), so once every thread did, no such frame is still
- * to come. A thread that
- * has not gated for EXIT_WAIT_NS since is counted past too: one ready to
- * run waits a few milliseconds for a CPU (the scheduler's slices), not 50;
- * it sleeps or runs code without gates. */
+ * to come. A thread that has not is past too when it is seen
+ *   - to have run LAG_CPU_NS of CPU since it was first seen lagging: code
+ *     without gates (a frame pushed late is pushed by then, and shows); or
+ *   - asleep (/proc/self/task/TID/stat: S, I, Z or X): not between a test
+ *     and a push, short of a signal handler that blocks right there.
+ * One ready to run but not running (R, D, T, t) is waited for, up to
+ * EXIT_WAIT_NS after the first stop. Before, any thread was counted past
+ * 50 ms after the first stop: on a loaded machine a worker that had tested
+ * its tlimit waited longer than that for a CPU, and pushed a frame of a
+ * key whose exit hook was gone by then (tests/patch, once in CI's load). */
+static int thread_asleep(int tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1; /* gone */
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')'); /* the name may hold anything */
+	return p && p[1] == ' ' && strchr("SIZX", p[2]) && p[2];
+}
+
+static uint64_t thread_cpu_ns(pthread_t th)
+{
+	clockid_t c;
+	struct timespec ts;
+	if (pthread_getcpuclockid(th, &c) != 0 || clock_gettime(c, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int pp__throttle_thread_lags(pp__slab_t *s)
+{
+	if (__atomic_load_n(&s->budget_seen, __ATOMIC_ACQUIRE))
+		return 0;
+	uint64_t cpu = thread_cpu_ns(s->thread) + 1;
+	if (!s->lag_cpu)
+		s->lag_cpu = cpu;
+	else if (cpu - s->lag_cpu >= LAG_CPU_NS)
+		return 0;
+	return !thread_asleep(s->tid);
+}
+
 static void lags(pp__tls_t *t)
 {
-	if (!__atomic_load_n(&((pp__slab_t *)t->slab)->budget_seen, __ATOMIC_ACQUIRE))
+	if (pp__throttle_thread_lags((pp__slab_t *)t->slab))
 		lagging = 1;
 }
 

@@ -37,6 +37,12 @@ PP_EXPORT int pp__throttle_key_open(uint64_t key);
  * test made before it is still to come (site_patch.c: only then is a cyg
  * exit hook patched out)? The throttling thread only. */
 int pp__throttle_threads_past(void);
+/* Might the owner of s still push a frame on a test made before the first
+ * stop (it has not come the budget's way, is not asleep, and has not run
+ * since it was first asked about)? The throttling thread (under the slabs'
+ * lock) and tests only. */
+struct pp__slab_priv;
+int pp__throttle_thread_lags(struct pp__slab_priv *s);
 /* Stop key's gates (gate_budget.c): the gates of the injectors that test
  * the set return at once from then on. The throttling thread only. */
 void pp__throttle_stop_key(uint64_t key);
