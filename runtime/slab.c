@@ -20,6 +20,11 @@
 #include "thread_state.h"
 #include "slab.h"
 
+/* Path memory comes in chunks of 16 KiB at first, each twice the one before
+ * up to 256 KiB: in an exported arena every chunk is backed when it is
+ * taken, and a thread that records a handful of paths (most threads of a
+ * server) should not hold a quarter of a MiB of /dev/shm for them. */
+#define FIRST_CHUNK_BYTES (16u * 1024u)
 #define CHUNK_BYTES (256u * 1024u)
 
 pp__arena_t pp__arena;
@@ -191,11 +196,15 @@ void *pp__slab_alloc(pp__slab_t *s, size_t n, int align128)
 	if (s->bump == NULL || at + n > (uintptr_t)s->end) {
 		if (n > CHUNK_BYTES)
 			return NULL;
-		char *c = pp__arena_alloc(CHUNK_BYTES);
+		uint32_t size = s->chunk_bytes ? s->chunk_bytes : FIRST_CHUNK_BYTES;
+		while (size < n)
+			size *= 2;
+		char *c = pp__arena_alloc(size);
 		if (!c)
 			return NULL;
 		s->bump = c;
-		s->end = c + CHUNK_BYTES;
+		s->end = c + size;
+		s->chunk_bytes = size < CHUNK_BYTES ? 2 * size : CHUNK_BYTES;
 		at = (uintptr_t)c;
 	}
 	s->bump = (char *)(at + n);
@@ -210,8 +219,10 @@ static uint64_t pow2_at_least(uint64_t v)
 	return p;
 }
 
-/* The first table's slots (4 096 paths at half full, 128 KiB). */
-#define FIRST_SLOTS 8192u
+/* The first table's slots (512 paths at half full, 16 KiB): with the
+ * frames and the first chunk, an idle thread's slab stays under 64 KiB
+ * backed (bench/scale --memory); 8 192 slots made it 416 KiB. */
+#define FIRST_SLOTS 1024u
 
 /* A new slab: header, frames (plus the sentinel) and a table that grows to
  * twice as many slots as paths, so probes stay short when it is full. */

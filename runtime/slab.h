@@ -42,6 +42,7 @@ typedef struct pp__slab_priv {
 	pp__path_t *head; /* newest first; published with release stores */
 	void *altstack;   /* the signal stack its threads get (crash.c) */
 	char *bump, *end; /* current chunk of path memory */
+	uint32_t chunk_bytes; /* the next chunk's size (0: the first) */
 	struct pp__slab_priv *next_all;
 	struct pp__slab_priv *next_free;
 	uint32_t live;

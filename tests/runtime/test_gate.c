@@ -1,6 +1,7 @@
 /* Runtime tests through the raii front-end, checked in-process on the merged
  * profile: exact path counts and name sequences, threads (exited ones too),
- * depth overflow, a full path table, a node moved to its home slot,
+ * depth overflow, a full path table, a node moved to its home slot, what
+ * an idle thread takes of the arena,
  * sampling, reset, and segment timing
  * against busy-waits of known length. One mode per process, because the
  * runtime is process-wide state. */
@@ -168,6 +169,33 @@ static void mode_threads(void)
 	CHECK_EQ_U64(p.events, 12010);
 	CHECK_EQ_U64(p.records, 12010);
 	pp__profile_free(&p);
+	free(got);
+}
+
+/* --- idle: a thread that ran one gate takes at most 64 KiB of the arena
+ * (its slab's header and frames, its first table, its first chunk), every
+ * byte of which an exported arena backs at once (runtime/slab.c); run with
+ * PATHPROF_SHM=off, so no naming thread allocates meanwhile --- */
+static void *one_gate(void *arg)
+{
+	(void)arg;
+	PP_ROOT();
+	work_a();
+	return NULL;
+}
+
+static void mode_idle(void)
+{
+	pthread_t th;
+	size_t before = __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE);
+	CHECK(pthread_create(&th, NULL, one_gate, NULL) == 0);
+	pthread_join(th, NULL);
+	size_t took = __atomic_load_n(&pp__arena.used, __ATOMIC_ACQUIRE) - before;
+	if (took == 0 || took > 64 * 1024)
+		fprintf(stderr, "a thread of one gate took %zu bytes of the arena\n", took);
+	CHECK(took > 0 && took <= 64 * 1024);
+	char *got = listing(NULL);
+	CHECK_EQ_STR(got, "1|work_a\n");
 	free(got);
 }
 
@@ -511,7 +539,7 @@ int main(int argc, char **argv)
 		{"tree", mode_tree},     {"threads", mode_threads}, {"depth", mode_depth},
 		{"full", mode_full},     {"timing", mode_timing},   {"sample", mode_sample},
 		{"reset", mode_reset},   {"dump", mode_dump},       {"notiming", mode_notiming},
-		{"summary", mode_summary}, {"home", mode_home},
+		{"summary", mode_summary}, {"home", mode_home},         {"idle", mode_idle},
 	};
 	pp_disable_exit_dump();
 	for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof *modes; i++)
