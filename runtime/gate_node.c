@@ -21,6 +21,26 @@ __thread int pp__gate_in_slow PP_TLS_IE;
  * slot between either node's home and its new place stays taken. The
  * threshold keeps two hot nodes of one home from trading at every call. */
 #define PROMOTE_MISSES 16u
+/* Two hot nodes of one home trade places every PROMOTE_MISSES calls and
+ * one of them always goes the rare way. A table smaller than this grows
+ * instead (one more bit of the hash in the home, which parts them half the
+ * time, again if need be): tables start small (slab.c), and a dozen hot
+ * nodes in 1 024 slots share a home one time in twelve, in 8 192 one in a
+ * hundred (bench/gateinstr.sh at depth 12 met one: 135.8 instructions a
+ * timed gate against 123.8). */
+#define SPREAD_SLOTS 8192u
+
+/* A table twice the size (pp__slab_grow), as the slow way may: the
+ * re-entrancy flag up, errno kept. */
+static int grow(pp__tls_t *t, pp__slab_t *s)
+{
+	int saved = errno;
+	pp__gate_in_slow = 1;
+	int grown = pp__slab_grow(t, s) == 0;
+	pp__gate_in_slow = 0;
+	errno = saved;
+	return grown;
+}
 
 /* Put c's node at its home slot, the node there into c. Each hash is 0
  * while the two change, so a signal handler's gate that runs in between
@@ -60,8 +80,17 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d, uint64_t *w)
 		uint64_t ch = c->hash;
 		if (ch == h) {
 			pp__path_t *p = c->path;
-			if (n && ++p->misses >= PROMOTE_MISSES && !pp__gate_in_slow)
+			if (n && ++p->misses >= PROMOTE_MISSES && !pp__gate_in_slow) {
+				if (mask + 1 < SPREAD_SLOTS) {
+					if (w)
+						pp__own_begin(t, w);
+					if (grow(t, s)) {
+						p->misses = 0;
+						return p;
+					}
+				}
 				promote(t->table + pp__slot_index(h, mask), c);
+			}
 			return p;
 		}
 		if (ch == 0) {
@@ -74,15 +103,8 @@ PP_NOINLINE pp__path_t *pp__node_get(pp__tls_t *t, uint32_t d, uint64_t *w)
 	if (w)
 		pp__own_begin(t, w);
 	/* Half full: a table twice the size, and the probe again there. */
-	if ((s->npaths + 1) * 2 > mask + 1) {
-		int saved = errno;
-		pp__gate_in_slow = 1;
-		int grown = pp__slab_grow(t, s) == 0;
-		pp__gate_in_slow = 0;
-		errno = saved;
-		if (grown)
-			return pp__node_get(t, d, w);
-	}
+	if ((s->npaths + 1) * 2 > mask + 1 && grow(t, s))
+		return pp__node_get(t, d, w);
 	pp__gate_in_slow = 1;
 	int saved = errno;
 	/* The node's prefix runs from the innermost frame entered with the

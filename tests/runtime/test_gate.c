@@ -257,39 +257,65 @@ static void mode_full(void)
 }
 
 /* --- a node past its home slot moves home (runtime/gate_node.c) --- */
-/* Two nodes of one home slot, the second past it: a table laid out by
- * hand (the thread's own, set aside), since which real paths collide
- * depends on where the linker put the gates (a multiplicative hash spreads
- * evenly spaced sites without a single collision). */
+/* Two nodes of one home slot, the second past it: tables laid out by hand
+ * (the thread's own set aside), since which real paths collide depends on
+ * where the linker put the gates (a multiplicative hash spreads evenly
+ * spaced sites without a single collision). In a table of 8 192 slots or
+ * more the node trades places with the one at home; in a smaller one the
+ * table grows instead, which parts two homes that differ in the next bit. */
 static void mode_home(void)
 {
 	PP_ROOT();
 	gs[0](); /* the thread is registered */
 	pp__tls_t *t = &pp__tls;
-	pp__slot_t *table = t->table;
-	uint64_t smask = t->smask, saved_hash = t->hash;
-	static pp__slot_t mine[16];
+	pp__slab_t *s = pp__slab_of(t);
+	pp__slot_t *table = t->table, *stable = s->table;
+	uint64_t smask = t->smask, mask = s->mask, saved_hash = t->hash;
+	static pp__slot_t big[8192], small[16];
 	static pp__path_t a, b, c;
 	uint64_t ha = (5ull << 32) | 1, hb = (5ull << 32) | 2, hc = (6ull << 32) | 3;
-	mine[5] = (pp__slot_t){ hb, &b }; /* b at home */
-	mine[6] = (pp__slot_t){ ha, &a }; /* a past it */
-	mine[7] = (pp__slot_t){ hc, &c }; /* c, home 6, past it too */
-	t->table = mine;
-	t->smask = 15 * sizeof(pp__slot_t);
+	big[5] = (pp__slot_t){ hb, &b }; /* b at home */
+	big[6] = (pp__slot_t){ ha, &a }; /* a past it */
+	big[7] = (pp__slot_t){ hc, &c }; /* c, home 6, past it too */
+	t->table = big;
+	t->smask = 8191 * sizeof(pp__slot_t);
 	t->hash = ha;
 	/* 15 lookups past home leave it there; the 16th moves it home */
 	for (int r = 1; r < 16; r++)
 		CHECK(pp__node_get(t, 0, NULL) == &a);
-	CHECK(mine[6].path == &a && mine[6].hash == ha);
+	CHECK(big[6].path == &a && big[6].hash == ha);
 	CHECK(pp__node_get(t, 0, NULL) == &a);
-	CHECK(mine[5].path == &a && mine[5].hash == ha);
-	CHECK(mine[6].path == &b && mine[6].hash == hb);
+	CHECK(big[5].path == &a && big[5].hash == ha);
+	CHECK(big[6].path == &b && big[6].hash == hb);
 	CHECK_EQ_U64(a.misses, 0);
 	/* every node is still found where linear probing looks for it */
 	t->hash = hb;
 	CHECK(pp__node_get(t, 0, NULL) == &b);
 	t->hash = hc;
 	CHECK(pp__node_get(t, 0, NULL) == &c);
+
+	/* 16 slots: a's home is 5 there and 21 in a table of 32, b's 5 in both */
+	uint64_t ha2 = (21ull << 32) | 1;
+	small[5] = (pp__slot_t){ hb, &b };
+	small[6] = (pp__slot_t){ ha2, &a };
+	s->table = t->table = small;
+	s->mask = 15;
+	t->smask = 15 * sizeof(pp__slot_t);
+	t->hash = ha2;
+	for (int r = 1; r < 16; r++)
+		CHECK(pp__node_get(t, 0, NULL) == &a);
+	CHECK(t->table == small);
+	CHECK(pp__node_get(t, 0, NULL) == &a);
+	CHECK(t->table != small && t->table == s->table);
+	CHECK_EQ_U64(s->mask, 31);
+	CHECK_EQ_U64(t->smask, 31 * sizeof(pp__slot_t));
+	CHECK(t->table[21].path == &a && t->table[21].hash == ha2);
+	CHECK(t->table[5].path == &b && t->table[5].hash == hb);
+	CHECK_EQ_U64(a.misses, 0);
+	CHECK(small[5].path == &b && small[6].path == &a); /* the old one untouched */
+
+	s->table = stable;
+	s->mask = mask;
 	t->table = table;
 	t->smask = smask;
 	t->hash = saved_hash;
