@@ -175,6 +175,13 @@ def rows_for(exes, t, work):
                 env["PATHPROF_XRAY"] = "all"
             rows.append(dict(id="%s-%s" % (fe, val), label="pathprof %s, %s" % (fe, mode), fe=fe, mode=mode,
                              exe=exes[fe], env=env, pre=[]))
+    # what recording every gate event costs on top (docs/guides/trace.md)
+    if "raii" in exes:
+        for val, mode in MODES[:2]:
+            env = {"PATHPROF_TIMING": val, "PATHPROF_OUT": os.path.join(work, "raii-trace-%s.pathprof" % val),
+                   "PATHPROF_TRACE": os.path.join(work, "raii-trace-%s.pptrace" % val)}
+            rows.append(dict(id="raii-trace-%s" % val, label="pathprof raii, %s, recorded (PATHPROF_TRACE)" % mode,
+                             fe="raii", mode=mode + ", recorded", exe=exes["raii"], env=env, pre=[]))
     if "xray" in exes:
         rows.append(dict(id="xray-unarmed", label="pathprof xray, built, not armed", fe="xray", mode="unarmed",
                          exe=exes["xray"], env={"PATHPROF_OUT": os.path.join(work, "unarmed.pathprof")}, pre=[]))
