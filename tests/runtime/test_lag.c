@@ -30,7 +30,7 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int quit, waiting;
-static volatile int stop_spin, hog_run;
+static int stop_spin, hog_run; /* atomic: read by other threads */
 
 static void sleep_ms(long ms)
 {
@@ -67,7 +67,7 @@ static void *sleeper(void *arg)
 static void *spinner(void *arg)
 {
 	gated(arg);
-	while (!stop_spin)
+	while (!__atomic_load_n(&stop_spin, __ATOMIC_RELAXED))
 		;
 	return NULL;
 }
@@ -84,7 +84,7 @@ static void *starved(void *arg)
 {
 	pin(0);
 	gated(arg);
-	while (!stop_spin)
+	while (!__atomic_load_n(&stop_spin, __ATOMIC_RELAXED))
 		;
 	return NULL;
 }
@@ -95,7 +95,7 @@ static void *hog(void *arg)
 	double until = now_ms() + 300;
 	while (now_ms() < until)
 		;
-	hog_run = 0;
+	__atomic_store_n(&hog_run, 0, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -140,15 +140,16 @@ static int starved_part(void)
 	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
 	pthread_attr_setschedparam(&a, &prio);
 	pthread_attr_setaffinity_np(&a, sizeof set, &set);
-	stop_spin = 0;
+	__atomic_store_n(&stop_spin, 0, __ATOMIC_RELAXED);
 	CHECK(pthread_create(&st, NULL, starved, &slab) == 0);
 	pp__slab_t *s = wait_slab(&slab);
 	sleep_ms(20); /* settled on CPU 0, spinning */
-	hog_run = 1;
+	__atomic_store_n(&hog_run, 1, __ATOMIC_RELAXED);
 	int e = pthread_create(&ht, &a, hog, NULL);
+	pthread_attr_destroy(&a);
 	if (e) {
-		hog_run = 0;
-		stop_spin = 1;
+		__atomic_store_n(&hog_run, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&stop_spin, 1, __ATOMIC_RELAXED);
 		pthread_join(st, NULL);
 		fprintf(stderr, "skip starved thread: no SCHED_FIFO thread (%s)\n", strerror(e));
 		return 1;
@@ -157,7 +158,7 @@ static int starved_part(void)
 	double t0 = now_ms();
 	int looks = lagging_looks(s, 200);
 	double took = now_ms() - t0;
-	int during = hog_run;
+	int during = __atomic_load_n(&hog_run, __ATOMIC_RELAXED);
 	pthread_join(ht, NULL);
 	/* lagging all along: every look said so while the FIFO thread ran */
 	if (!during || looks < 15) {
@@ -168,7 +169,7 @@ static int starved_part(void)
 	/* the FIFO thread is gone: the starved thread runs again */
 	CHECK(lagging_looks(s, 2000) < 200);
 	CHECK(!pp__throttle_thread_lags(s));
-	stop_spin = 1;
+	__atomic_store_n(&stop_spin, 1, __ATOMIC_RELAXED);
 	pthread_join(st, NULL);
 	return 0;
 }
@@ -195,7 +196,7 @@ int main(void)
 	__atomic_store_n(&s_spin->budget_seen, 1, __ATOMIC_RELEASE);
 	s_spin->lag_cpu = 0;
 	CHECK(!pp__throttle_thread_lags(s_spin));
-	stop_spin = 1;
+	__atomic_store_n(&stop_spin, 1, __ATOMIC_RELAXED);
 	pthread_join(b, NULL);
 	pthread_mutex_lock(&mu);
 	quit = 1;
