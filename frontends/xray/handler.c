@@ -299,8 +299,10 @@ static PP_NOINLINE uint32_t settle_search(xstack_t *x, int32_t fid, uintptr_t sl
 }
 
 /* Usually the frame left is the top one, open, and no frame is beyond the
- * bound (while one is, n is XFRAMES): tested here, the search out of line. */
-PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
+ * bound (while one is, n is XFRAMES): its index + 1 then, else 0 (settle_search's
+ * turn, which on_exit and on_tail call in tail position, so that the
+ * search makes the handler keep no register). */
+PP_INLINE uint32_t settle_top(const xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	uint32_t n = x->n;
 	if (PP_LIKELY(n - 1u < XFRAMES - 1u)) {
@@ -308,46 +310,48 @@ PP_INLINE uint32_t settle(xstack_t *x, int32_t fid, uintptr_t slot)
 		if (PP_LIKELY(f->fid == fid && f->slot == slot && f->tail == TAIL_NONE))
 			return n;
 	}
-	return settle_search(x, fid, slot);
+	return 0;
+}
+
+/* return_chain out of line: inline, it would make its caller keep
+ * registers across its gates' leaves on every path (on_exit's usual one
+ * leaves once, last; tail_from's marks the frame and calls nothing). */
+static PP_NOINLINE void return_chain_out(xstack_t *x, uintptr_t slot)
+{
+	return_chain(x, slot);
 }
 
 static PP_NOINLINE void on_exit_checked(xstack_t *x, int32_t fid, uintptr_t slot)
 {
-	if (settle(x, fid, slot))
+	if (settle_search(x, fid, slot))
 		return_chain(x, slot);
 }
 
 /* The usual exit, inline in the handler: the top frame is the one leaving,
- * open, none is beyond the bound, and the frame below it is open too (no
- * tail-left frame to close after it). Then the gate's leave is the last
- * call, and the handler keeps no register across a call: the frame leaves
- * the shim's stack first, which a signal handler's gates see as after the
- * pop (they push above the new top). Anything else goes out of line,
- * before any change (bench/tailinstr.sh, built
+ * open, and none is beyond the bound. With an open frame (or none) below
+ * it, the gate's leave is the last call, and the handler keeps no register
+ * across a call: the frame leaves the shim's stack first, which a signal
+ * handler's gates see as after the pop (they push above the new top).
+ * With tail-left frames below, the chain's end, and anything else the
+ * search, out of line, before any change (bench/tailinstr.sh, xray built
  * --xray-no-tail-calls: 213.7 -> 199.7 instructions a gate; with tail
- * calls, whose exits mostly close a tail-left frame too, 258.1 -> 261.0). */
+ * calls, and on_tail's own split, 258.1 -> 257.2). */
 PP_INLINE void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
 {
-	uint32_t n = x->n;
-	if (PP_LIKELY(n - 1u < XFRAMES - 1u)) {
-		const xframe_t *f = &x->f[n - 1];
-		if (PP_LIKELY(f->fid == fid && f->slot == slot && f->tail == TAIL_NONE &&
-			      (n == 1 || f[-1].tail == TAIL_NONE))) {
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			x->n = n - 1;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			pp__leave((uint64_t)fid, PP_FE_XRAY);
-			return;
-		}
-	}
-	on_exit_checked(x, fid, slot);
+	uint32_t n = settle_top(x, fid, slot);
+	if (PP_UNLIKELY(!n))
+		return on_exit_checked(x, fid, slot);
+	if (n > 1 && x->f[n - 2].tail != TAIL_NONE)
+		return return_chain_out(x, slot);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	x->n = n - 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	pp__leave((uint64_t)fid, PP_FE_XRAY);
 }
 
-static PP_NOINLINE void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
+/* A tail jump out of open frame i (1-based): where it leads. */
+static PP_NOINLINE void tail_from(xstack_t *x, uint32_t i, uintptr_t slot)
 {
-	uint32_t i = settle(x, fid, slot);
-	if (!i)
-		return;
 	xframe_t *f = &x->f[i - 1];
 	if (!calibrated) {
 		f->tail = TAIL_UNKNOWN;
@@ -363,8 +367,26 @@ static PP_NOINLINE void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 	} else {
 		/* The jump leaves armed code: nothing gated can continue this
 		 * frame's path, so it ends now, with the chain that led here. */
-		return_chain(x, slot);
+		return_chain_out(x, slot);
 	}
+}
+
+static PP_NOINLINE void on_tail_checked(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	uint32_t i = settle_search(x, fid, slot);
+	if (i)
+		tail_from(x, i, slot);
+}
+
+/* A tail jump, inline in the handler: usually out of the top frame, open,
+ * else the search; each a call in tail position, so that neither makes the
+ * handler keep registers. */
+PP_INLINE void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
+{
+	uint32_t n = settle_top(x, fid, slot);
+	if (PP_LIKELY(n))
+		return tail_from(x, n, slot);
+	on_tail_checked(x, fid, slot);
 }
 
 /* An id a budget stopped, its sleds not yet unpatched (arm.c): its calls
