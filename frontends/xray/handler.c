@@ -29,8 +29,14 @@ typedef struct xstack {
 	uint32_t n;
 	uint32_t excess; /* frames beyond XFRAMES: plain enter/leave pairs */
 	uint32_t gen;    /* pp__xray_generation this stack has caught up with */
-	xframe_t f[XFRAMES];
+	/* f[0] is a sentinel below the first frame, open and never written:
+	 * the tests of the frame below the top need no depth test (XF; five
+	 * instructions a gate, bench/tailinstr.sh) */
+	xframe_t f[XFRAMES + 1];
 } xstack_t;
+
+/* Frame i (0-based) of the shim's stack; -1 is the sentinel. */
+#define XF(x, i) (&(x)->f[(i) + 1])
 
 static __thread xstack_t xs PP_TLS_IE;
 
@@ -124,7 +130,7 @@ PP_INLINE void push_frame(xstack_t *x, uint32_t n, int32_t fid, uintptr_t slot)
 	/* Claim the slot as an open frame before filling it, so that a signal
 	 * handler running gated code in between never takes it for a stale
 	 * tail frame. */
-	xframe_t *f = &x->f[n];
+	xframe_t *f = XF(x, n);
 	/* the barriers would have the compiler find the frame again */
 	__asm__("" : "+r"(f));
 	f->tail = TAIL_NONE;
@@ -149,7 +155,7 @@ PP_INLINE void push(xstack_t *x, int32_t fid, uintptr_t slot)
 
 PP_INLINE void pop(xstack_t *x)
 {
-	pp__leave((uint64_t)x->f[x->n - 1].fid, PP_FE_XRAY);
+	pp__leave((uint64_t)XF(x, x->n - 1)->fid, PP_FE_XRAY);
 	x->n--;
 }
 
@@ -173,7 +179,7 @@ static PP_NOINSTR int continues(const xframe_t *t, int32_t fid, uintptr_t slot)
 PP_INLINE void drop_stale(xstack_t *x, uintptr_t slot, int equal)
 {
 	while (x->n) {
-		const xframe_t *t = &x->f[x->n - 1];
+		const xframe_t *t = XF(x, x->n - 1);
 		if (t->tail == TAIL_NONE || t->slot > slot || (t->slot == slot && !equal))
 			break;
 		pop(x);
@@ -193,7 +199,7 @@ static PP_COLD void catch_up(xstack_t *x, uintptr_t slot, uint32_t gen)
 	if (!calibrated || x->excess)
 		return;
 	while (x->n) {
-		const xframe_t *t = &x->f[x->n - 1];
+		const xframe_t *t = XF(x, x->n - 1);
 		if (t->slot > slot && (t->tail == TAIL_CHAIN || slot_word(t->slot) == t->aux))
 			break;
 		pop(x);
@@ -205,7 +211,7 @@ static PP_NOINLINE void on_entry_checked(xstack_t *x, int32_t fid, uintptr_t slo
 	if (PP_UNLIKELY(x->gen != gen))
 		catch_up(x, slot, gen);
 	while (x->n && !x->excess) {
-		const xframe_t *t = &x->f[x->n - 1];
+		const xframe_t *t = XF(x, x->n - 1);
 		/* An open frame is the caller; a tail-left frame whose slot is
 		 * above this one is still running its (uninstrumented) callee. */
 		if (t->tail == TAIL_NONE || t->slot > slot)
@@ -224,7 +230,7 @@ static PP_NOINLINE void on_entry_checked(xstack_t *x, int32_t fid, uintptr_t slo
 static PP_NOINLINE void on_entry_after_tail(xstack_t *x, int32_t fid, uintptr_t slot, uint32_t gen)
 {
 	uint32_t n = x->n;
-	const xframe_t *t = &x->f[n - 1];
+	const xframe_t *t = XF(x, n - 1);
 	if (PP_LIKELY(t->slot == slot && t->tail == TAIL_CHAIN && t->aux == (uintptr_t)fid)) {
 		push_frame(x, n, fid, slot);
 		return;
@@ -242,7 +248,7 @@ PP_INLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
 	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
 	uint32_t n = x->n;
 	if (PP_LIKELY(x->gen == gen && n < XFRAMES)) {
-		if (n == 0 || PP_LIKELY(x->f[n - 1].tail == TAIL_NONE) || x->f[n - 1].slot > slot) {
+		if (PP_LIKELY(XF(x, n - 1)->tail == TAIL_NONE) || XF(x, n - 1)->slot > slot) {
 			push_frame(x, n, fid, slot);
 			return;
 		}
@@ -256,7 +262,7 @@ PP_INLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
 PP_INLINE uint32_t find_open(const xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	for (uint32_t i = x->n; i; i--) {
-		const xframe_t *f = &x->f[i - 1];
+		const xframe_t *f = XF(x, i - 1);
 		if (f->fid == fid && f->slot == slot && f->tail == TAIL_NONE)
 			return i;
 	}
@@ -306,7 +312,7 @@ PP_INLINE uint32_t settle_top(const xstack_t *x, int32_t fid, uintptr_t slot)
 {
 	uint32_t n = x->n;
 	if (PP_LIKELY(n - 1u < XFRAMES - 1u)) {
-		const xframe_t *f = &x->f[n - 1];
+		const xframe_t *f = XF(x, n - 1);
 		if (PP_LIKELY(f->fid == fid && f->slot == slot && f->tail == TAIL_NONE))
 			return n;
 	}
@@ -341,7 +347,7 @@ PP_INLINE void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
 	uint32_t n = settle_top(x, fid, slot);
 	if (PP_UNLIKELY(!n))
 		return on_exit_checked(x, fid, slot);
-	if (n > 1 && x->f[n - 2].tail != TAIL_NONE)
+	if (XF(x, n - 2)->tail != TAIL_NONE)
 		return return_chain_out(x, slot);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	x->n = n - 1;
@@ -352,7 +358,7 @@ PP_INLINE void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
 /* A tail jump out of open frame i (1-based): where it leads. */
 static PP_NOINLINE void tail_from(xstack_t *x, uint32_t i, uintptr_t slot)
 {
-	xframe_t *f = &x->f[i - 1];
+	xframe_t *f = XF(x, i - 1);
 	if (!calibrated) {
 		f->tail = TAIL_UNKNOWN;
 		return;
@@ -405,6 +411,10 @@ static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type
 	/* errno is not saved here: nothing below sets it, and the runtime's
 	 * slow paths save their own (ten instructions an event, #30). */
 	uintptr_t slot = cal ? fp + (uintptr_t)slot_off[type] : 0;
+	/* A stack address is never 0: push_frame reads the return address
+	 * without testing (three instructions an entry). */
+	if (cal && !slot)
+		__builtin_unreachable();
 	xstack_t *x = &xs;
 	if (type == PP_XRAY_ENTRY) {
 		if (check && stopped(fid))
