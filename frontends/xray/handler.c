@@ -403,6 +403,18 @@ static inline __attribute__((always_inline)) int stopped(int32_t fid)
 	return m && fid >= 1 && (size_t)fid <= m->n && !__atomic_load_n(&m->armed[fid], __ATOMIC_RELAXED);
 }
 
+/* The sled's stack slot, from the handler's frame: with the kind a
+ * constant, one load and an add (three instructions an event less than
+ * indexing slot_off by a variable). A stack address is never 0: push_frame
+ * reads the return address without testing (three more an entry). */
+static inline __attribute__((always_inline)) uintptr_t sled_slot(uintptr_t fp, int kind, int cal)
+{
+	uintptr_t slot = cal ? fp + (uintptr_t)slot_off[kind] : 0;
+	if (cal && !slot)
+		__builtin_unreachable();
+	return slot;
+}
+
 static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type, uintptr_t fp, int check,
 							  int cal)
 {
@@ -410,20 +422,15 @@ static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type
 		return;
 	/* errno is not saved here: nothing below sets it, and the runtime's
 	 * slow paths save their own (ten instructions an event, #30). */
-	uintptr_t slot = cal ? fp + (uintptr_t)slot_off[type] : 0;
-	/* A stack address is never 0: push_frame reads the return address
-	 * without testing (three instructions an entry). */
-	if (cal && !slot)
-		__builtin_unreachable();
 	xstack_t *x = &xs;
 	if (type == PP_XRAY_ENTRY) {
 		if (check && stopped(fid))
 			return;
-		on_entry(x, fid, slot);
+		on_entry(x, fid, sled_slot(fp, PP_XRAY_ENTRY, cal));
 	} else if (type == PP_XRAY_EXIT)
-		on_exit(x, fid, slot);
+		on_exit(x, fid, sled_slot(fp, PP_XRAY_EXIT, cal));
 	else
-		on_tail(x, fid, slot);
+		on_tail(x, fid, sled_slot(fp, PP_XRAY_TAIL, cal));
 }
 
 static PP_NOINLINE void handler(int32_t fid, int type)
