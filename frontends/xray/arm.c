@@ -197,6 +197,8 @@ int pp_xray_disarm(void)
 		for (size_t id = 1; id <= m->n; id++)
 			set_armed(m, (int32_t)id, 0);
 		__atomic_fetch_add(&pp__xray_generation, 1, __ATOMIC_RELAXED);
+		/* the handler that catches up with it, for the next arm */
+		__xray_set_handler(pp__xray_handler(npending != 0));
 	}
 	pthread_mutex_unlock(&arm_lock);
 	return rc;

@@ -238,23 +238,25 @@ static PP_NOINLINE void on_entry_after_tail(xstack_t *x, int32_t fid, uintptr_t 
 	on_entry_checked(x, fid, slot, gen);
 }
 
-/* Usually nothing is to be closed first: no disarm to catch up with, no
+/* Usually nothing is to be closed first: no disarm to catch up with (only
+ * tested once pp_xray_disarm has run: catching_up, see pp__xray_handler), no
  * frame beyond the bound (n below XFRAMES says so: excess only grows at
  * XFRAMES frames), and the top frame open (the caller) or lying above this
  * slot (a tail-left frame still running its callee). Then the push,
  * without its own bound test; anything else is sorted out of line. */
-PP_INLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot)
+PP_INLINE void on_entry(xstack_t *x, int32_t fid, uintptr_t slot, int catching_up)
 {
-	uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
 	uint32_t n = x->n;
-	if (PP_LIKELY(x->gen == gen && n < XFRAMES)) {
+	if (PP_LIKELY((!catching_up || x->gen == __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED)) &&
+		      n < XFRAMES)) {
 		if (PP_LIKELY(XF(x, n - 1)->tail == TAIL_NONE) || XF(x, n - 1)->slot > slot) {
 			push_frame(x, n, fid, slot);
 			return;
 		}
-		return on_entry_after_tail(x, fid, slot, gen); /* n > 0 here */
+		/* n > 0 here */
+		return on_entry_after_tail(x, fid, slot, __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED));
 	}
-	on_entry_checked(x, fid, slot, gen);
+	on_entry_checked(x, fid, slot, __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED));
 }
 
 /* Index + 1 of the open frame of (fid, slot), searching down from the top;
@@ -416,7 +418,7 @@ static inline __attribute__((always_inline)) uintptr_t sled_slot(uintptr_t fp, i
 }
 
 static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type, uintptr_t fp, int check,
-							  int cal)
+							  int cal, int catching_up)
 {
 	if ((unsigned)type > PP_XRAY_TAIL)
 		return;
@@ -426,38 +428,41 @@ static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type
 	if (type == PP_XRAY_ENTRY) {
 		if (check && stopped(fid))
 			return;
-		on_entry(x, fid, sled_slot(fp, PP_XRAY_ENTRY, cal));
+		on_entry(x, fid, sled_slot(fp, PP_XRAY_ENTRY, cal), catching_up);
 	} else if (type == PP_XRAY_EXIT)
 		on_exit(x, fid, sled_slot(fp, PP_XRAY_EXIT, cal));
 	else
 		on_tail(x, fid, sled_slot(fp, PP_XRAY_TAIL, cal));
 }
 
-static PP_NOINLINE void handler(int32_t fid, int type)
-{
-	dispatch(fid, type, HANDLER_BASE(), 0, 1);
-}
-
-static PP_NOINLINE void handler_stopping(int32_t fid, int type)
-{
-	dispatch(fid, type, HANDLER_BASE(), 1, 1);
-}
-
-static PP_NOINLINE void handler_uncalibrated(int32_t fid, int type)
-{
-	dispatch(fid, type, HANDLER_BASE(), 0, 0);
-}
-
-static PP_NOINLINE void handler_uncalibrated_stopping(int32_t fid, int type)
-{
-	dispatch(fid, type, HANDLER_BASE(), 1, 0);
-}
+/* One handler per combination, each with its tests compiled in or out:
+ * STOPPING, ids a budget stopped are ignored (their entries); CAL, the
+ * handler was calibrated (stack slots); CATCH, pp_xray_disarm has run, so a
+ * thread's first entry since may find frames whose exits went unseen
+ * (three instructions an entry while it never has, bench/tailinstr.sh). */
+#define PP__XRAY_HANDLER(name, stopping, cal, catching_up)          \
+	static PP_NOINLINE void name(int32_t fid, int type)         \
+	{                                                           \
+		dispatch(fid, type, HANDLER_BASE(), stopping, cal, catching_up); \
+	}
+PP__XRAY_HANDLER(handler, 0, 1, 0)
+PP__XRAY_HANDLER(handler_stopping, 1, 1, 0)
+PP__XRAY_HANDLER(handler_uncalibrated, 0, 0, 0)
+PP__XRAY_HANDLER(handler_uncalibrated_stopping, 1, 0, 0)
+PP__XRAY_HANDLER(handler_catch, 0, 1, 1)
+PP__XRAY_HANDLER(handler_catch_stopping, 1, 1, 1)
+PP__XRAY_HANDLER(handler_catch_uncalibrated, 0, 0, 1)
+PP__XRAY_HANDLER(handler_catch_uncalibrated_stopping, 1, 0, 1)
 
 pp__xray_handler_t pp__xray_handler(int stopping)
 {
-	if (calibrated)
-		return stopping ? handler_stopping : handler;
-	return stopping ? handler_uncalibrated_stopping : handler_uncalibrated;
+	static const pp__xray_handler_t table[2][2][2] = {
+		{ { handler_uncalibrated, handler_uncalibrated_stopping }, { handler, handler_stopping } },
+		{ { handler_catch_uncalibrated, handler_catch_uncalibrated_stopping },
+		  { handler_catch, handler_catch_stopping } },
+	};
+	int catching_up = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED) != 0;
+	return table[catching_up][calibrated != 0][stopping != 0];
 }
 
 /* Calibration: patch only the probes, call the tail probe, and record the

@@ -36,7 +36,10 @@ extern uint32_t pp__xray_generation;
  * installed while a budget has stopped ids whose sleds are still patched
  * (arm.c): it ignores the entries of ids not armed, a test the usual
  * handler does not pay. Each comes calibrated or not (pp__xray_calibrate
- * decides, before either is installed), so neither tests that per event. */
+ * decides, before either is installed), so neither tests that per event,
+ * and, once pp__xray_generation is not 0, catching up with a disarm (each
+ * thread's first entry since checks its frames): pp_xray_disarm installs
+ * that one. */
 typedef void (*pp__xray_handler_t)(int32_t fid, int type);
 pp__xray_handler_t pp__xray_handler(int stopping) PP_NOINSTR;
 
