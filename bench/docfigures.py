@@ -3,7 +3,8 @@
 
 #30 asks that every figure in the docs that states a gate's cost come from a
 bench script and match it. The figures live in prose (the injector guide's
-table, each getting-started guide's "Cost and caveats"), so this script knows
+table, each getting-started guide's "Cost and caveats", the wrapper's
+--help), so this script knows
 where each one is (a pattern around it) and which measure it states:
   - ns and instructions per gate on the feed example: bench/run.sh's
     overhead.json (BUILD/bench/overhead.json of the build it used);
@@ -100,7 +101,10 @@ FIGURES += [
      G("about", NUM, "ns per gate counting only,", NUM, "ns timed,"),
      ["ns:raii-trace-off", "ns:raii-trace-on"]),
     ("docs/guides/getting-started-xray.md",
-     G(r"\(about", NUM, "instructions", "a", "gate", "fewer", "on", "tail-calling", r"code,"),
+     G("about", NUM, "instructions", "a", "gate", "fewer", "on", "tail-calling", r"code,"),
+     ["tail:xray-off-minus-nt"]),
+    ("tools/pathprof-cc",
+     G("about", NUM, "fewer", "instructions", "a", "gate", "on", "tail-calling"),
      ["tail:xray-off-minus-nt"]),
 ]
 

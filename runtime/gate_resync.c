@@ -88,7 +88,7 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 void pp__enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra)
 {
 	int efe = fe & ~PP__FE_UNTIMED;
-	if (PP__RESYNC(efe) && sp != PP__SP_NONE) {
+	if (sp != PP__SP_NONE) { /* a positioned gate: its front-end resyncs */
 		uint32_t d = pp__depth_of(t);
 		while (d > 0 && pp__dead(t->stack + d - 1, efe, sp, ra, key))
 			d--;

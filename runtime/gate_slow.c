@@ -48,6 +48,8 @@ static inline int only_selecting(const pp__tls_t *t, uint32_t v)
 	       v < pp__config.depth * PP__FRAME_BYTES;
 }
 
+int pp__xray_keyed;
+
 static PP_NOINLINE void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra);
 
 /* Kept small, so that a selection's gate pays no big function's register
@@ -63,7 +65,7 @@ void pp__enter_slow(uint64_t key, int fe, uint64_t sp, uint64_t ra)
 	if (PP_LIKELY(pp__selecting) && only_selecting(t, v)) {
 		int efe = fe & ~PP__FE_UNTIMED;
 		if (pp__key_class_seen(efe, key) == PP__KEY_PLAIN &&
-		    (!PP__RESYNC(efe) || PP__DS_FRAME(t, v)[-1].sp > sp)) {
+		    (sp == PP__SP_NONE || PP__DS_FRAME(t, v)[-1].sp > sp)) {
 			/* code built with -DPP_NO_TIMING never times its events */
 			uint64_t e0 = t->slab->events;
 			pp__push_frame(t, v, key, efe, sp, ra, !(fe & PP__FE_UNTIMED));
@@ -92,8 +94,7 @@ static void enter_rare(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 		} else if (t->trace) {
 			pp__traced_enter(t, key, fe);
 		} else {
-			if (PP__RESYNC(fe))
-				pp__drop_dead_excess(t, sp);
+			pp__drop_dead_excess(t, sp); /* positioned gates only */
 			if (t->excess)
 				pp__skip_frame(t, sp);
 			else
@@ -158,7 +159,7 @@ void pp__leave_slow(uint64_t key, int fe)
 		if (c == PP__KEY_SKIP)
 			return; /* its entry was not a gate either */
 		uint32_t v = t->dstate - PP__FRAME_BYTES;
-		if (only_selecting(t, v) && (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key)) {
+		if (only_selecting(t, v) && (!PP__KEYED(fe) || PP__DS_FRAME(t, v)->key == key)) {
 			pp__pop(t, v);
 			return;
 		}
@@ -180,7 +181,7 @@ static void leave_rare(pp__tls_t *t, uint64_t key, int fe)
 		} else if (t->excess) {
 			pp__gate_leave_at(t, 0);
 		} else {
-			pp__leave_checked(t, key, PP__RESYNC(fe), now);
+			pp__leave_checked(t, key, PP__KEYED(fe), now);
 		}
 		errno = saved;
 		return;

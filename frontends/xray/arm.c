@@ -69,6 +69,36 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 	return m;
 }
 
+/* XRay's instrumentation map in this program, where the XRay runtime reads
+ * it: the linker's bounds of its section (none: null). An entry is LLVM's
+ * XRaySledEntry on a 64-bit target, 32 bytes: the sled's address, its
+ * function's, the kind at byte 16 (2: a tail call), the version at 18
+ * (from 2 on, both addresses relative to their own fields). */
+extern const unsigned char __start_xray_instr_map[] __attribute__((weak, visibility("hidden")));
+extern const unsigned char __stop_xray_instr_map[] __attribute__((weak, visibility("hidden")));
+#define SLED_BYTES 32
+#define SLED_TAIL 2
+
+/* 0: no function but the probes has a tail sled (the lean handler does);
+ * 1: some has; -1: the map cannot be read (the full handler, as for 1). */
+static PP_NOINSTR int tail_sleds(void)
+{
+	const unsigned char *p = __start_xray_instr_map, *end = __stop_xray_instr_map;
+	if (!p || !end || end <= p || (size_t)(end - p) % SLED_BYTES)
+		return -1;
+	for (; p < end; p += SLED_BYTES) {
+		if (p[16] != SLED_TAIL)
+			continue;
+		uint64_t fn;
+		memcpy(&fn, p + 8, sizeof fn);
+		if (p[18] >= 2)
+			fn += (uint64_t)(uintptr_t)(p + 8);
+		if (!is_probe((uintptr_t)fn))
+			return 1;
+	}
+	return 0;
+}
+
 /* First arming: the map, calibration and the handler. Under arm_lock. */
 static int throttle_stop(uint64_t key);
 static void throttle_round(void);
@@ -93,6 +123,8 @@ static PP_NOINSTR int prepare(void)
 	if (pp__xray_calibrate() != 0)
 		pp__warn("xray: could not calibrate the sled handler; tail calls are "
 			 "followed without stack checks (docs/reference/xray.md)");
+	else if (tail_sleds() == 0)
+		pp__xray_set_lean();
 	__atomic_store_n(&pp__xray_map, m, __ATOMIC_RELEASE);
 	if (!__xray_set_handler(pp__xray_handler(0))) {
 		pp__warn("xray: the XRay runtime refused the handler");

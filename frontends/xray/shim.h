@@ -43,6 +43,10 @@ extern uint32_t pp__xray_generation;
 typedef void (*pp__xray_handler_t)(int32_t fid, int type);
 pp__xray_handler_t pp__xray_handler(int stopping) PP_NOINSTR;
 
+/* The program has no tail sleds outside the probes: the lean handler
+ * (handler.c), once calibrated. Call before the handler is installed. */
+void pp__xray_set_lean(void) PP_NOINSTR;
+
 /* Learn where the sleds' stack slot lies relative to the handler, with the
  * probes below. 0 on success; -1 leaves the shim in its degraded mode
  * (docs/reference/xray.md, "Tail calls"). Call with no sled patched. */

@@ -87,6 +87,13 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 #define PP__RESYNC(fe) ((fe) == PP_FE_RAII || (fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN)
 #endif
 
+/* Set by XRay's lean shim (frontends/xray/handler.c: a program without
+ * tail calls), which gives its gates positions (the sleds' stack slots)
+ * and checks their keys at exit: the slow paths then check an XRay leave's
+ * key as they check those of the front-ends that resync. */
+PP_EXPORT extern int pp__xray_keyed;
+#define PP__KEYED(fe) (PP__RESYNC(fe) || ((fe) == PP_FE_XRAY && pp__xray_keyed))
+
 /* The position of the gate's host, compared at entry only. raii: the frame
  * address of the gated function, the same for every function called from
  * the same place whatever its frame size (the return address then tells
@@ -134,7 +141,9 @@ PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, u
 {
 	if (PP_LIKELY(f->sp > sp))
 		return 0;
-	return f->sp < sp || f->key == key || (fe == PP_FE_RAII && f->ra != ra);
+	/* XRay's positioned frames (its lean shim) are the return-address
+	 * slots of calls: no two live ones share a slot */
+	return f->sp < sp || f->key == key || fe == PP_FE_XRAY || (fe == PP_FE_RAII && f->ra != ra);
 }
 
 
@@ -192,7 +201,9 @@ PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, in
 	__asm__ volatile("" ::: "memory");
 	f->sp = sp;
 	f->key = key;
-	if (fe == PP_FE_RAII)
+	/* XRay's lean shim keeps the return address it found in its slot
+	 * (its catch-up after a disarm); the full shim passes 0 */
+	if (fe == PP_FE_RAII || (fe == PP_FE_XRAY && ra))
 		f->ra = ra;
 	t->hash = pp__mix(hb, key);
 	if (PP_UNLIKELY(hb == PP__SEED)) {
@@ -248,37 +259,46 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
  * raii), the mix (xor, multiply), two stores into the thread state, the
  * event-start test. bench/gateinstr.sh and bench/inlinstr.sh count it
  * (with the exit) under callgrind. */
-PP_INLINE void pp__enter(uint64_t key, int fe)
+PP_INLINE void pp__enter_at(uint64_t key, int fe, uint64_t at, uint64_t at_ra, int resync)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
-	uint64_t sp = PP__POS(fe);
+	/* where the shim gives none (0), the host's own, taken here and the
+	 * return address where it is used, as late as the compiler likes */
+	uint64_t sp = at ? at : PP__POS(fe);
+#define PP__RA_AT (at ? at_ra : PP__RA(fe))
 	if (PP_UNLIKELY(v >= PP__LIMIT(t->elimit))) {
 		/* A timed event's gate, inline: the same checks against the
 		 * bound itself, the push, the entry timestamp. Once a budget
 		 * stopped a key, tlimit is 0 and a timed gate goes out of line
 		 * (pp__enter_budget tests the key). */
 		if (PP__TIMING && v < PP__LIMIT(t->tlimit) &&
-		    (!PP__RESYNC(fe) || !pp__off_top(t, v, fe, sp, key)))
-			pp__push_timed_frame(t, v, key, fe, sp, PP__RA(fe));
+		    (!resync || !pp__off_top(t, v, fe, sp, key)))
+			pp__push_timed_frame(t, v, key, fe, sp, PP__RA_AT);
 		else if (PP__SITE_STOPPED(fe, key))
 			; /* raii: its site says stopped, before the count */
 		else if (PP__THROTTLES(fe) && pp__throttle_n)
-			pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA(fe), PP__SITE(fe));
+			pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA_AT, PP__SITE(fe));
 		else
-			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA(fe));
+			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA_AT);
 		return;
 	}
 	/* Resync check, one load and compare when the top frame (the
 	 * sentinel's position is above every stack) lies above this gate's
 	 * host; at the same position, cyg and plugin tell a hook of an
 	 * inlined callee (another key: push) inline (pp__off_top). */
-	if (PP__RESYNC(fe) && PP_UNLIKELY(pp__off_top(t, v, fe, sp, key))) {
-		pp__enter_resync(key, PP__FE_ARG(fe), sp, PP__RA(fe));
+	if (resync && PP_UNLIKELY(pp__off_top(t, v, fe, sp, key))) {
+		pp__enter_resync(key, PP__FE_ARG(fe), sp, PP__RA_AT);
 		return;
 	}
-	pp__push(t, v, key, fe, sp, PP__RA(fe));
+	pp__push(t, v, key, fe, sp, PP__RA_AT);
+#undef PP__RA_AT
 }
+
+/* The gate at the host's own position (PP__POS), checked as its front-end
+ * is (PP__RESYNC); pp__enter_at is for a shim that finds the position and
+ * return address itself (XRay's lean one: the sled's stack slot). */
+#define pp__enter(key, fe) pp__enter_at((key), (fe), 0, 0, PP__RESYNC(fe))
 
 /* Leave the gate entered with `key` (fe as at entry). Untimed, about 16
  * instructions and 9 more for a leaf (the cyg hook): load dstate, subtract one level,
@@ -289,13 +309,13 @@ PP_INLINE void pp__enter(uint64_t key, int fe)
  * the exit is unmatched), sorted out of line. XRay leaves unchecked (its
  * shim matches exits itself). */
 typedef void (*pp__pop_timed_fn)(pp__tls_t *t, uint32_t v, uint64_t now);
-PP_INLINE void pp__leave_with(uint64_t key, int fe, pp__pop_timed_fn pop_timed)
+PP_INLINE void pp__leave_at(uint64_t key, int fe, pp__pop_timed_fn pop_timed, int check)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
 	if (PP_UNLIKELY(v >= PP__LIMIT(t->limit))) {
 		if (PP__TIMING && v < PP__LIMIT(t->tlimit) &&
-		    (!PP__RESYNC(fe) || PP__DS_FRAME(t, v)->key == key))
+		    (!check || PP__DS_FRAME(t, v)->key == key))
 			pop_timed(t, v, pp_ticks());
 		else if (PP__SITE_STOPPED(fe, key) &&
 			 !(v < v + PP__FRAME_BYTES && PP__DS_FRAME(t, v)->key == key))
@@ -307,12 +327,16 @@ PP_INLINE void pp__leave_with(uint64_t key, int fe, pp__pop_timed_fn pop_timed)
 			pp__leave_slow(key, fe);
 		return;
 	}
-	if (PP__RESYNC(fe) && PP_UNLIKELY(PP__DS_FRAME(t, v)->key != key)) {
+	if (check && PP_UNLIKELY(PP__DS_FRAME(t, v)->key != key)) {
 		pp__leave_resync(key);
 		return;
 	}
 	pp__pop(t, v);
 }
+
+/* Checked as the front-end is (PP__RESYNC); XRay's lean shim checks its
+ * keys with pp__leave_at. */
+#define pp__leave_with(key, fe, pop_timed) pp__leave_at((key), (fe), (pop_timed), PP__RESYNC(fe))
 
 /* The runtime's own hooks (cyg, plugin) pass the timed exit inline
  * (runtime/gate_timed.h); code compiled into the program calls it. */
