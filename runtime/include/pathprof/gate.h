@@ -92,7 +92,8 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
  * and checks their keys at exit: the slow paths then check an XRay leave's
  * key as they check those of the front-ends that resync. */
 PP_EXPORT extern int pp__xray_keyed;
-#define PP__KEYED(fe) (PP__RESYNC(fe) || ((fe) == PP_FE_XRAY && pp__xray_keyed))
+#define PP__KEYED(fe) \
+	(PP__RESYNC(fe) || ((fe) == PP_FE_XRAY && __atomic_load_n(&pp__xray_keyed, __ATOMIC_RELAXED)))
 
 /* The position of the gate's host, compared at entry only. raii: the frame
  * address of the gated function, the same for every function called from
