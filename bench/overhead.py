@@ -113,6 +113,10 @@ def variants(t):
         "raii": (t.clang, ["-DFEED_RAII"] + recipe("raii")[0], [], libs),
         "cyg": (t.clang, ["-DFEED_PATHPROF"] + cyg, [], whole(t.cyg) + libs),
         "xray": (t.clang, ["-DFEED_PATHPROF"] + xr, [], xr_link + whole(t.xray) + libs),
+        # as `pathprof-cc --xray-no-tail-calls` builds it: no tail sled, the
+        # lean shim (docs/reference/xray.md)
+        "xraynt": (t.clang, ["-DFEED_PATHPROF", "-fno-optimize-sibling-calls"] + xr, [],
+                   xr_link + whole(t.xray) + libs),
         # -fplugin as well: clang knows the plugin's -mllvm options only then
         "plugin": (t.pclang, ["-DFEED_PATHPROF", "-fplugin=" + t.plugin] + recipe("plugin", t.plugin)[0] +
                    ["-mllvm", "-pathprof-mode=all"], [], whole(t.shim) + libs),
@@ -122,7 +126,7 @@ def variants(t):
         "count": (t.clang, ["-DFEED_PATHPROF", "-DBENCH_COUNT"] + cyg,
                   [os.path.join(bench, "gatecount.c")], []),
     }
-    need = {"raii": "runtime", "cyg": "cyg", "xray": "xray", "plugin": "plugin"}
+    need = {"raii": "runtime", "cyg": "cyg", "xray": "xray", "xraynt": "xray", "plugin": "plugin"}
     for name, what in need.items():
         if what in t.missing or "runtime" in t.missing:
             del v[name]
@@ -182,6 +186,12 @@ def rows_for(exes, t, work):
                    "PATHPROF_TRACE": os.path.join(work, "raii-trace-%s.pptrace" % val)}
             rows.append(dict(id="raii-trace-%s" % val, label="pathprof raii, %s, recorded (PATHPROF_TRACE)" % mode,
                              fe="raii", mode=mode + ", recorded", exe=exes["raii"], env=env, pre=[]))
+    if "xraynt" in exes:
+        for val, mode in MODES[:2]:
+            env = {"PATHPROF_TIMING": val, "PATHPROF_XRAY": "all",
+                   "PATHPROF_OUT": os.path.join(work, "xraynt-%s.pathprof" % val)}
+            rows.append(dict(id="xray-nt-%s" % val, label="pathprof xray, %s, no tail calls (lean shim)" % mode,
+                             fe="xray", mode=mode + ", no tail calls", exe=exes["xraynt"], env=env, pre=[]))
     if "xray" in exes:
         rows.append(dict(id="xray-unarmed", label="pathprof xray, built, not armed", fe="xray", mode="unarmed",
                          exe=exes["xray"], env={"PATHPROF_OUT": os.path.join(work, "unarmed.pathprof")}, pre=[]))
