@@ -523,6 +523,38 @@ static inline __attribute__((always_inline)) void lean_enter(int32_t fid, uintpt
 	pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
 }
 
+/* An exit whose frame is not on top: with a frame of its key further down,
+ * the gate drops the frames above it (resync); with none, its entry was
+ * never gated (armed inside the call): ignored, as the full shim ignores
+ * it. Beyond the depth
+ * bound, and while recording, the runtime sorts exits out itself. */
+static PP_NOINLINE void lean_leave_rare(int32_t fid)
+{
+	const pp__tls_t *t = &pp__tls;
+	if (!t->excess && !t->trace) {
+		uint32_t d = PP__DS_DEPTH(t->dstate);
+		while (d > 0 && t->stack[d - 1].key != (uint64_t)fid)
+			d--;
+		if (!d)
+			return;
+	}
+	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
+}
+
+/* The exit: the key check here, so that a mismatch can be looked at
+ * before the gate would count it (the gate then checks nothing more). */
+static inline __attribute__((always_inline)) void lean_leave(int32_t fid)
+{
+	const pp__tls_t *t = &pp__tls;
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	/* the top frame exists below either limit (the gate's own test) */
+	if (PP_LIKELY((v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit)) &&
+		      PP__DS_FRAME(t, v)->key == (uint64_t)fid))
+		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
+	else
+		lean_leave_rare(fid);
+}
+
 static inline __attribute__((always_inline)) void lean_dispatch(int32_t fid, int type, uintptr_t fp, int check,
 							       int catching_up)
 {
@@ -540,7 +572,7 @@ static inline __attribute__((always_inline)) void lean_dispatch(int32_t fid, int
 		/* a tail sled would be the probes' alone: as an exit */
 		if (check && stopped(fid) && !lean_top_is(fid, sled_slot(fp, type, 1)))
 			return; /* its entry opened no frame */
-		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
+		lean_leave(fid);
 	}
 }
 

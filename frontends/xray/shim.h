@@ -33,9 +33,8 @@ extern pp__xray_map_t *pp__xray_map;
 extern uint32_t pp__xray_generation;
 
 /* The handler every patched sled calls; with stopping set, the one
- * installed while a budget has stopped ids whose sleds are still patched
- * (arm.c): it ignores the entries of ids not armed, a test the usual
- * handler does not pay. Each comes calibrated or not (pp__xray_calibrate
+ * installed once a budget has stopped an id (arm.c): it ignores the
+ * entries of ids not armed, a test the usual handler does not pay. Each comes calibrated or not (pp__xray_calibrate
  * decides, before either is installed), so neither tests that per event,
  * and, once pp__xray_generation is not 0, catching up with a disarm (each
  * thread's first entry since checks its frames): pp_xray_disarm installs

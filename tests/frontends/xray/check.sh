@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run one XRay test program mode and compare its canonical path listing (and,
-# when given, its stderr) with the expected text.
+# when given, its stderr) with the expected text, and the unmatched count
+# with XTEST_UNMATCHED when that is set.
 # usage: check.sh <program> <pathprof-cli> <mode> <PATHPROF_XRAY value | -> \
 #                 <expected-paths> [<expected-stderr>]   (- leaves it unset)
 set -u
@@ -23,5 +24,11 @@ if [ -n "$want_err" ] && ! diff -u "$want_err" "$tmp/err"; then
 fi
 if [ -z "$want_err" ] && [ -s "$tmp/err" ]; then
 	echo "FAIL: unexpected stderr"; cat "$tmp/err"; exit 1
+fi
+# XTEST_UNMATCHED (when set): the profile's unmatched count
+if [ -n "${XTEST_UNMATCHED:-}" ]; then
+	got=$("$cli" report --format json "$tmp/prof" | python3 -c 'import json, sys; print(json.load(sys.stdin)["unmatched"])') ||
+		{ echo "FAIL: report --format json"; exit 1; }
+	[ "$got" = "$XTEST_UNMATCHED" ] || { echo "FAIL: mode $mode: unmatched $got, expected $XTEST_UNMATCHED"; exit 1; }
 fi
 echo "ok: $mode"

@@ -47,6 +47,14 @@ GATED int t_troot(int i)
 	return r;
 }
 
+/* Armed from inside a gated function: its exit is seen, its entry was not.
+ * The exit is ignored (not counted as unmatched) by both shims. */
+GATED void t_arm(void)
+{
+	pp_xray_arm();
+	t_a();
+}
+
 /* Gated code reached through a tail call into foreign code. */
 GATED int t_froot(int i)
 {
@@ -174,6 +182,9 @@ HOST int main(int argc, char **argv)
 		t_dis();
 		pp_xray_arm();
 		works(2);
+		pp_xray_disarm();
+	} else if (strcmp(mode, "arm-inside") == 0) {
+		t_arm();
 		pp_xray_disarm();
 	} else if (strcmp(mode, "threads") == 0) {
 		if (threads() != 0)
