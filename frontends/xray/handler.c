@@ -526,8 +526,8 @@ static inline __attribute__((always_inline)) void lean_enter(int32_t fid, uintpt
 /* An exit whose frame is not on top: with a frame of its key further down,
  * the gate drops the frames above it (resync); with none, its entry was
  * never gated (armed inside the call): ignored, as the full shim ignores
- * it. Beyond the depth
- * bound, and while recording, the runtime sorts exits out itself. */
+ * it. Beyond the depth bound, and while recording, the runtime sorts exits
+ * out itself. */
 static PP_NOINLINE void lean_leave_rare(int32_t fid)
 {
 	const pp__tls_t *t = &pp__tls;
