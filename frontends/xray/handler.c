@@ -40,47 +40,6 @@ typedef struct xstack {
 
 static __thread xstack_t xs PP_TLS_IE;
 
-/* A fixed point of the handler's own frame, from which the sled's stack
- * slot lies at a calibrated offset. GCC gives the canonical frame address
- * without setting up a frame pointer; the frame address would make the
- * handler keep one (two instructions an event, and a register). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define HANDLER_BASE() ((uintptr_t)__builtin_dwarf_cfa())
-#else
-#define HANDLER_BASE() ((uintptr_t)__builtin_frame_address(0))
-#endif
-
-/* Sled stack pointer = HANDLER_BASE() + slot_off[kind]. Set once by
- * calibration, before the handler is installed. */
-static intptr_t slot_off[3];
-static int calibrated;
-
-static PP_NOINSTR uintptr_t slot_word(uintptr_t slot)
-{
-	uintptr_t w;
-	memcpy(&w, (const void *)slot, sizeof w);
-	return w;
-}
-
-/* The instruction a TAIL sled returns to is the tail jump itself; decode its
- * target when it is direct (e9 rel32, eb rel8), else 0. */
-static PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
-{
-#if defined(__x86_64__)
-	const uint8_t *ip;
-	memcpy(&ip, (const void *)(slot - sizeof(void *)), sizeof ip);
-	if (ip[0] == 0xe9) {
-		int32_t rel;
-		memcpy(&rel, ip + 1, sizeof rel);
-		return (uintptr_t)(ip + 5) + (uintptr_t)(intptr_t)rel;
-	}
-	if (ip[0] == 0xeb)
-		return (uintptr_t)(ip + 2) + (uintptr_t)(intptr_t)(int8_t)ip[1];
-#endif
-	(void)slot;
-	return 0;
-}
-
 /* The id of the instrumented function whose entry is addr, 0 for none.
  * Binary search of the arming map. */
 static PP_NOINSTR int32_t fid_at(const pp__xray_map_t *m, uintptr_t addr)
@@ -164,7 +123,7 @@ PP_INLINE void pop(xstack_t *x)
  * stale (its tail-callee returned and the caller called again)? */
 static PP_NOINSTR int continues(const xframe_t *t, int32_t fid, uintptr_t slot)
 {
-	if (!calibrated)
+	if (!pp__xray_calibrated)
 		return 1;
 	if (t->tail == TAIL_CHAIN)
 		return t->aux == (uintptr_t)fid;
@@ -196,7 +155,7 @@ uint32_t pp__xray_generation;
 static PP_COLD void catch_up(xstack_t *x, uintptr_t slot, uint32_t gen)
 {
 	x->gen = gen;
-	if (!calibrated || x->excess)
+	if (!pp__xray_calibrated || x->excess)
 		return;
 	while (x->n) {
 		const xframe_t *t = XF(x, x->n - 1);
@@ -361,7 +320,7 @@ PP_INLINE void on_exit(xstack_t *x, int32_t fid, uintptr_t slot)
 static PP_NOINLINE void tail_from(xstack_t *x, uint32_t i, uintptr_t slot)
 {
 	xframe_t *f = XF(x, i - 1);
-	if (!calibrated) {
+	if (!pp__xray_calibrated) {
 		f->tail = TAIL_UNKNOWN;
 		return;
 	}
@@ -407,11 +366,11 @@ static inline __attribute__((always_inline)) int stopped(int32_t fid)
 
 /* The sled's stack slot, from the handler's frame: with the kind a
  * constant, one load and an add (three instructions an event less than
- * indexing slot_off by a variable). A stack address is never 0: push_frame
+ * indexing pp__xray_slot_off by a variable). A stack address is never 0: push_frame
  * reads the return address without testing (three more an entry). */
 static inline __attribute__((always_inline)) uintptr_t sled_slot(uintptr_t fp, int kind, int cal)
 {
-	uintptr_t slot = cal ? fp + (uintptr_t)slot_off[kind] : 0;
+	uintptr_t slot = cal ? fp + (uintptr_t)pp__xray_slot_off[kind] : 0;
 	if (cal && !slot)
 		__builtin_unreachable();
 	return slot;
@@ -598,114 +557,7 @@ pp__xray_handler_t pp__xray_handler(int stopping)
 		{ handler_lean_catch, handler_lean_catch_stopping },
 	};
 	int catching_up = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED) != 0;
-	if (lean && calibrated)
+	if (lean && pp__xray_calibrated)
 		return lean_table[catching_up][stopping != 0];
-	return table[catching_up][calibrated != 0][stopping != 0];
-}
-
-/* Calibration: patch only the probes, call the tail probe, and record the
- * handler's frame address for each sled. The first pass measures the
- * offsets; the second checks them (same return address seen at every sled,
- * tail jump decoded to the leaf probe). */
-#define CAL_EVENTS 8
-
-static struct {
-	int pass;
-	int n;
-	int32_t fid[CAL_EVENTS];
-	int type[CAL_EVENTS];
-	uintptr_t fp[CAL_EVENTS];
-	uintptr_t ret[CAL_EVENTS];
-	uintptr_t target[CAL_EVENTS];
-} cal;
-
-static PP_NOINLINE void cal_handler(int32_t fid, int type)
-{
-	uintptr_t fp = HANDLER_BASE();
-	if (cal.n == CAL_EVENTS || (unsigned)type > PP_XRAY_TAIL)
-		return;
-	int k = cal.n++;
-	cal.fid[k] = fid;
-	cal.type[k] = type;
-	cal.fp[k] = fp;
-	if (cal.pass) {
-		uintptr_t slot = fp + (uintptr_t)slot_off[type];
-		cal.ret[k] = slot_word(slot);
-		cal.target[k] = type == PP_XRAY_TAIL ? tail_target(slot) : 0;
-	}
-}
-
-/* The expected sequence: ENTRY(tail) TAIL(tail) ENTRY(leaf) EXIT(leaf). */
-static PP_NOINSTR int cal_sequence_ok(int32_t tid, int32_t lid)
-{
-	static const int want_type[4] = {PP_XRAY_ENTRY, PP_XRAY_TAIL, PP_XRAY_ENTRY, PP_XRAY_EXIT};
-	const int32_t want_fid[4] = {tid, tid, lid, lid};
-	if (cal.n != 4)
-		return 0;
-	for (int k = 0; k < 4; k++)
-		if (cal.type[k] != want_type[k] || cal.fid[k] != want_fid[k])
-			return 0;
-	return 1;
-}
-
-static PP_NOINSTR int cal_run(int32_t tid, int32_t lid)
-{
-	int (*volatile call)(int) = pp__xray_probe_tail;
-	memset(cal.fid, 0, sizeof cal.fid);
-	cal.n = 0;
-	pp__xray_probe_slot = 0;
-	if (call(1) != 2 || !cal_sequence_ok(tid, lid))
-		return -1;
-	uintptr_t slot = pp__xray_probe_slot;
-	if (!cal.pass) {
-		intptr_t off[3] = {0};
-		for (int k = 0; k < 4; k++) {
-			intptr_t o = (intptr_t)(slot - cal.fp[k]);
-			/* The slot lies a little above the handler's frame. */
-			if (o <= 0 || o > 4096 || (off[cal.type[k]] && off[cal.type[k]] != o))
-				return -1;
-			off[cal.type[k]] = o;
-		}
-		memcpy(slot_off, off, sizeof off);
-		return 0;
-	}
-	for (int k = 0; k < 4; k++)
-		if (cal.fp[k] + (uintptr_t)slot_off[cal.type[k]] != slot || cal.ret[k] != cal.ret[0] || !cal.ret[0])
-			return -1;
-	return cal.target[1] == (uintptr_t)pp__xray_probe_leaf ? 0 : -1;
-}
-
-int pp__xray_calibrate(void)
-{
-#if defined(__x86_64__)
-	int32_t tid = 0, lid = 0;
-	size_t max = __xray_max_function_id();
-	for (size_t id = 1; id <= max && id <= INT32_MAX; id++) {
-		uintptr_t a = __xray_function_address((int32_t)id);
-		if (a == (uintptr_t)pp__xray_probe_tail)
-			tid = (int32_t)id;
-		else if (a == (uintptr_t)pp__xray_probe_leaf)
-			lid = (int32_t)id;
-	}
-	if (!tid || !lid)
-		return -1;
-	if (!__xray_set_handler(cal_handler))
-		return -1;
-	int rc = -1;
-	if (__xray_patch_function(tid) == PP_XRAY_SUCCESS &&
-	    __xray_patch_function(lid) == PP_XRAY_SUCCESS) {
-		cal.pass = 0;
-		if (cal_run(tid, lid) == 0) {
-			cal.pass = 1;
-			rc = cal_run(tid, lid);
-		}
-	}
-	__xray_unpatch_function(tid);
-	__xray_unpatch_function(lid);
-	__xray_remove_handler();
-	calibrated = rc == 0;
-	return rc;
-#else
-	return -1;
-#endif
+	return table[catching_up][pp__xray_calibrated != 0][stopping != 0];
 }
