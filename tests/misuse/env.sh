@@ -62,7 +62,12 @@ run() {
 		cmp -s got.paths default.paths && fail "$what: the value did not take effect"
 	elif ! cmp -s got.paths "$paths"; then
 		fail "$what: listing differs from $paths"
-		diff "$paths" got.paths | head -n 5
+		# all of it: a one-off difference must be readable from the log
+		diff "$paths" got.paths | head -n 50
+		echo "  stderr:"
+		sed 's/^/    /' stderr
+		echo "  report --format paths --verbose:"
+		"$pp" report "$prof" 2>&1 | head -n 40 | sed 's/^/    /'
 	fi
 }
 
