@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pathprof/frontend.h>
 #include <pathprof/trace.h>
 #include "map.h"
 #include "runtime.h"
@@ -411,6 +412,11 @@ void pp__trace_arm(const char *path)
 	}
 	strcpy(path_fmt, path);
 	__atomic_store_n(&pp__trace_armed, 1, __ATOMIC_RELEASE);
+}
+
+int pp__tracing(void)
+{
+	return __atomic_load_n(&pp__trace_armed, __ATOMIC_ACQUIRE);
 }
 
 int pp__trace_attach(pp__tls_t *t, int fe)

@@ -79,8 +79,8 @@ extern const unsigned char __stop_xray_instr_map[] __attribute__((weak, visibili
 #define SLED_BYTES 32
 #define SLED_TAIL 2
 
-/* 0: no function but the probes has a tail sled (the lean handler does);
- * 1: some has; -1: the map cannot be read (the full handler, as for 1). */
+/* 0: no function but the probes has a tail sled (the lean handler leaves
+ * out its tail tests); 1: some has; -1: the map cannot be read (as 1). */
 static PP_NOINSTR int tail_sleds(void)
 {
 	const unsigned char *p = __start_xray_instr_map, *end = __stop_xray_instr_map;
@@ -114,6 +114,7 @@ static PP_NOINSTR int prepare(void)
 		return -1;
 	}
 	size_t real = 0;
+	int tails;
 	for (size_t i = 0; i < m->n; i++)
 		real += m->by_addr[i].addr && !is_probe(m->by_addr[i].addr);
 	if (!real) {
@@ -123,8 +124,8 @@ static PP_NOINSTR int prepare(void)
 	if (pp__xray_calibrate() != 0)
 		pp__warn("xray: could not calibrate the sled handler; tail calls are "
 			 "followed without stack checks (docs/reference/xray.md)");
-	else if (tail_sleds() == 0)
-		pp__xray_set_lean();
+	else if ((tails = tail_sleds()) == 0 || !pp__tracing())
+		pp__xray_set_lean(tails != 0);
 	__atomic_store_n(&pp__xray_map, m, __ATOMIC_RELEASE);
 	if (!__xray_set_handler(pp__xray_handler(0))) {
 		pp__warn("xray: the XRay runtime refused the handler");
@@ -202,8 +203,19 @@ static PP_NOINSTR void throttle_round(void)
 	pthread_mutex_unlock(&arm_lock);
 }
 
+/* 1 once the start-up arming (PATHPROF_XRAY, xray_start) is over: any
+ * arming after it may find gated functions running. */
+static int started;
+
+static PP_NOINSTR void note_arming(void)
+{
+	if (__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&pp__xray_armed_late, 1, __ATOMIC_RELAXED);
+}
+
 int pp_xray_arm(void)
 {
+	note_arming();
 	pthread_mutex_lock(&arm_lock);
 	int rc = prepare();
 	if (rc == 0) {
@@ -272,6 +284,7 @@ static PP_NOINSTR int arm_matching(const char *glob)
 
 static PP_NOINSTR int arm_pattern(const char *glob)
 {
+	note_arming();
 	pthread_mutex_lock(&arm_lock);
 	int rc = prepare();
 	if (rc == 0)
@@ -311,9 +324,17 @@ static PP_NOINSTR void say_unarmed(void)
 			 "PATHPROF_XRAY=all, call pp_xray_arm(), or run under 'pathprof run')");
 }
 
+static PP_NOINSTR void arm_from_env(void);
+
 __attribute__((constructor)) static PP_NOINSTR void xray_start(void)
 {
 	pp_register_key_address(PP_FE_XRAY, key_address);
+	arm_from_env();
+	__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+}
+
+static PP_NOINSTR void arm_from_env(void)
+{
 	const char *v = getenv("PATHPROF_XRAY");
 	if (!v) {
 		atexit(say_unarmed);

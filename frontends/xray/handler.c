@@ -57,29 +57,15 @@ static PP_NOINSTR int32_t fid_at(const pp__xray_map_t *m, uintptr_t addr)
 	return m->by_addr[lo].id;
 }
 
-/* Where each tail jump a thread has met leads: its address (what a TAIL
- * sled returns to) -> the id of the function it jumps to, 0 when that is
- * no instrumented function, -1 when the jump is indirect. Code does not
- * move under XRay (no DSO support), so an entry stays true; whether the
- * target is armed is read at each use. Decoding the jump and searching the
- * map cost about 60 instructions a tail call (bench/tailinstr.sh, #30);
- * a hit costs 6. Per thread, so it takes no lock and no atomic. */
-#define TCACHE 64
-static __thread struct {
-	uintptr_t ip;
-	int32_t fid;
-} tcache[TCACHE] PP_TLS_IE;
+__thread pp__xray_tcache_t pp__xray_tcache[PP__XRAY_TCACHE] PP_TLS_IE;
 
-static PP_NOINSTR int32_t tail_fid(const pp__xray_map_t *m, uintptr_t slot)
+int32_t pp__xray_tail_fid_miss(const pp__xray_map_t *m, uintptr_t ip, uintptr_t slot)
 {
-	uintptr_t ip = slot_word(slot - sizeof(void *));
-	uint32_t i = (uint32_t)(ip ^ (ip >> 6)) % TCACHE;
-	if (PP_LIKELY(tcache[i].ip == ip))
-		return tcache[i].fid;
 	uintptr_t target = tail_target(slot);
 	int32_t fid = !target ? -1 : m ? fid_at(m, target) : 0;
-	tcache[i].ip = ip;
-	tcache[i].fid = fid;
+	pp__xray_tcache_t *c = &pp__xray_tcache[PP__XRAY_TCACHE_AT(ip)];
+	c->ip = ip;
+	c->fid = fid;
 	return fid;
 }
 
@@ -356,26 +342,6 @@ PP_INLINE void on_tail(xstack_t *x, int32_t fid, uintptr_t slot)
 	on_tail_checked(x, fid, slot);
 }
 
-/* An id a budget stopped, its sleds not yet unpatched (arm.c): its calls
- * open no frame; the exits of those open before the stop are matched. */
-static inline __attribute__((always_inline)) int stopped(int32_t fid)
-{
-	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
-	return m && fid >= 1 && (size_t)fid <= m->n && !__atomic_load_n(&m->armed[fid], __ATOMIC_RELAXED);
-}
-
-/* The sled's stack slot, from the handler's frame: with the kind a
- * constant, one load and an add (three instructions an event less than
- * indexing pp__xray_slot_off by a variable). A stack address is never 0: push_frame
- * reads the return address without testing (three more an entry). */
-static inline __attribute__((always_inline)) uintptr_t sled_slot(uintptr_t fp, int kind, int cal)
-{
-	uintptr_t slot = cal ? fp + (uintptr_t)pp__xray_slot_off[kind] : 0;
-	if (cal && !slot)
-		__builtin_unreachable();
-	return slot;
-}
-
 static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type, uintptr_t fp, int check,
 							  int cal, int catching_up)
 {
@@ -413,138 +379,6 @@ PP__XRAY_HANDLER(handler_catch_stopping, 1, 1, 1)
 PP__XRAY_HANDLER(handler_catch_uncalibrated, 0, 0, 1)
 PP__XRAY_HANDLER(handler_catch_uncalibrated_stopping, 1, 0, 1)
 
-/* The lean shim, for a program without tail calls (arm.c looks for tail
- * sleds outside the probes; `--xray-no-tail-calls` builds, -O0 builds).
- * Without them, the frame a sled leaves is always the one on top, save
- * exits never seen (an exception, a longjmp, a disarm): no shadow of the
- * shim's own is needed. Each gate is the runtime's, given the sled's stack
- * slot as its position and the return address found there, and its exit
- * is checked by key: dead frames are dropped as cyg's are
- * (docs/internals/control-flow.md). bench/tailinstr.sh, built
- * --xray-no-tail-calls: 183.7 -> 140.7 instructions a gate, 246.4 -> 207.4
- * timed. Calibrated only: without stack slots there are no positions. A
- * tail sled the scan did not see (none can fire: XRay patches the
- * program's own sleds alone) would be taken as the function's exit. */
-static int lean;
-/* pp__xray_generation this thread's frames have caught up with */
-static __thread uint32_t lean_gen PP_TLS_IE;
-
-void pp__xray_set_lean(void)
-{
-	lean = 1;
-	__atomic_store_n(&pp__xray_keyed, 1, __ATOMIC_RELAXED);
-}
-
-/* First entry since a disarm (as catch_up): the runtime's frames whose
- * exits went unseen leave, as they would have, before this entry pushes:
- * those at or below its slot, and those above it whose slot no longer
- * holds the return address it had at entry (a later call overwrote it). */
-static PP_COLD void lean_catch_up(uintptr_t slot, uint32_t gen)
-{
-	lean_gen = gen;
-	pp__tls_t *t = &pp__tls;
-	if (!t->slab || t->excess || t->trace)
-		return;
-	uint32_t d;
-	while ((d = PP__DS_DEPTH(t->dstate)) > 0) {
-		const pp__frame_t *f = &t->stack[d - 1];
-		if (f->sp == PP__SP_NONE || (f->sp > slot && slot_word(f->sp) == f->ra))
-			break;
-		pp__leave_at(f->key, PP_FE_XRAY, pp__pop_timed, 1);
-		if (PP__DS_DEPTH(t->dstate) >= d)
-			break; /* not left (a rare state took it): no further */
-	}
-}
-
-/* Is the runtime's top frame that of fid at slot (entered before a stop)? */
-static inline __attribute__((always_inline)) int lean_top_is(int32_t fid, uintptr_t slot)
-{
-	const pp__tls_t *t = &pp__tls;
-	uint32_t d = PP__DS_DEPTH(t->dstate);
-	return d && t->stack[d - 1].key == (uint64_t)fid && t->stack[d - 1].sp == slot;
-}
-
-/* The gate at slot. A top frame not above it is dead (XRay's positions
- * are call slots: no two live frames share one, where at cyg's position a
- * gate of an inlined callee nests), so the shim tests that itself, also in
- * a timed event, and the gate tests nothing more (resync 0). The frames
- * exist when either limit is not 0. */
-static inline __attribute__((always_inline)) void lean_enter(int32_t fid, uintptr_t slot)
-{
-	pp__tls_t *t = &pp__tls;
-	uint32_t v = t->dstate;
-	uint64_t ra = slot_word(slot);
-	if ((v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit)) &&
-	    PP_UNLIKELY(PP__DS_FRAME(t, v)[-1].sp <= slot)) {
-		pp__enter_resync((uint64_t)fid, PP__FE_ARG(PP_FE_XRAY), slot, ra);
-		return;
-	}
-	pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
-}
-
-/* An exit whose frame is not on top: with a frame of its key further down,
- * the gate drops the frames above it (resync); with none, its entry was
- * never gated (armed inside the call): ignored, as the full shim ignores
- * it. Beyond the depth bound, and while recording, the runtime sorts exits
- * out itself. */
-static PP_NOINLINE void lean_leave_rare(int32_t fid)
-{
-	const pp__tls_t *t = &pp__tls;
-	if (!t->excess && !t->trace) {
-		uint32_t d = PP__DS_DEPTH(t->dstate);
-		while (d > 0 && t->stack[d - 1].key != (uint64_t)fid)
-			d--;
-		if (!d)
-			return;
-	}
-	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
-}
-
-/* The exit: the key check here, so that a mismatch can be looked at
- * before the gate would count it (the gate then checks nothing more). */
-static inline __attribute__((always_inline)) void lean_leave(int32_t fid)
-{
-	const pp__tls_t *t = &pp__tls;
-	uint32_t v = t->dstate - PP__FRAME_BYTES;
-	/* the top frame exists below either limit (the gate's own test) */
-	if (PP_LIKELY((v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit)) &&
-		      PP__DS_FRAME(t, v)->key == (uint64_t)fid))
-		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
-	else
-		lean_leave_rare(fid);
-}
-
-static inline __attribute__((always_inline)) void lean_dispatch(int32_t fid, int type, uintptr_t fp, int check,
-							       int catching_up)
-{
-	if (type == PP_XRAY_ENTRY) {
-		if (check && stopped(fid))
-			return;
-		uintptr_t slot = sled_slot(fp, PP_XRAY_ENTRY, 1);
-		if (catching_up) {
-			uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
-			if (PP_UNLIKELY(lean_gen != gen))
-				lean_catch_up(slot, gen);
-		}
-		lean_enter(fid, slot);
-	} else if ((unsigned)type <= PP_XRAY_TAIL) {
-		/* a tail sled would be the probes' alone: as an exit */
-		if (check && stopped(fid) && !lean_top_is(fid, sled_slot(fp, type, 1)))
-			return; /* its entry opened no frame */
-		lean_leave(fid);
-	}
-}
-
-#define PP__XRAY_LEAN_HANDLER(name, stopping, catching_up)                    \
-	static PP_NOINLINE void name(int32_t fid, int type)                   \
-	{                                                                     \
-		lean_dispatch(fid, type, HANDLER_BASE(), stopping, catching_up); \
-	}
-PP__XRAY_LEAN_HANDLER(handler_lean, 0, 0)
-PP__XRAY_LEAN_HANDLER(handler_lean_stopping, 1, 0)
-PP__XRAY_LEAN_HANDLER(handler_lean_catch, 0, 1)
-PP__XRAY_LEAN_HANDLER(handler_lean_catch_stopping, 1, 1)
-
 pp__xray_handler_t pp__xray_handler(int stopping)
 {
 	static const pp__xray_handler_t table[2][2][2] = {
@@ -552,12 +386,11 @@ pp__xray_handler_t pp__xray_handler(int stopping)
 		{ { handler_catch_uncalibrated, handler_catch_uncalibrated_stopping },
 		  { handler_catch, handler_catch_stopping } },
 	};
-	static const pp__xray_handler_t lean_table[2][2] = {
-		{ handler_lean, handler_lean_stopping },
-		{ handler_lean_catch, handler_lean_catch_stopping },
-	};
 	int catching_up = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED) != 0;
-	if (lean && pp__xray_calibrated)
-		return lean_table[catching_up][stopping != 0];
+	if (pp__xray_calibrated) {
+		pp__xray_handler_t lean = pp__xray_lean_handler(catching_up, stopping);
+		if (lean)
+			return lean;
+	}
 	return table[catching_up][pp__xray_calibrated != 0][stopping != 0];
 }

@@ -43,9 +43,21 @@ extern uint32_t pp__xray_generation;
 typedef void (*pp__xray_handler_t)(int32_t fid, int type);
 pp__xray_handler_t pp__xray_handler(int stopping) PP_NOINSTR;
 
-/* The program has no tail sleds outside the probes: the lean handler
- * (handler.c), once calibrated. Call before the handler is installed. */
-void pp__xray_set_lean(void) PP_NOINSTR;
+/* The lean shim (lean.c): once calibrated, the sleds go straight to the
+ * runtime's gate; tails says the program has tail sleds outside the
+ * probes (its exits then close the frames that jumped to them). Call
+ * before the handler is installed. */
+void pp__xray_set_lean(int tails) PP_NOINSTR;
+
+/* Set by an arming after start-up (pp_xray_arm and the like called by the
+ * program): functions may then be running whose entries no gate saw, so
+ * the lean shim ignores an exit it has no frame for instead of counting
+ * it (arm.c sets it, lean.c reads it). */
+extern int pp__xray_armed_late __attribute__((visibility("hidden")));
+
+/* The lean handler for this state, NULL when the lean shim is not set. */
+pp__xray_handler_t pp__xray_lean_handler(int catching_up, int stopping) PP_NOINSTR;
+
 
 /* A fixed point of the handler's own frame, from which the sled's stack
  * slot lies at a calibrated offset. GCC gives the canonical frame address
@@ -71,6 +83,26 @@ static inline PP_NOINSTR uintptr_t slot_word(uintptr_t slot)
 	return w;
 }
 
+/* An id a budget stopped, its sleds not yet unpatched (arm.c): its calls
+ * open no frame; the exits of those open before the stop are matched. */
+static inline __attribute__((always_inline)) int stopped(int32_t fid)
+{
+	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+	return m && fid >= 1 && (size_t)fid <= m->n && !__atomic_load_n(&m->armed[fid], __ATOMIC_RELAXED);
+}
+
+/* The sled's stack slot, from the handler's frame: with the kind a
+ * constant, one load and an add (three instructions an event less than
+ * indexing pp__xray_slot_off by a variable). A stack address is never 0: the shims
+ * read the return address without testing (three more an entry). */
+static inline __attribute__((always_inline)) uintptr_t sled_slot(uintptr_t fp, int kind, int cal)
+{
+	uintptr_t slot = cal ? fp + (uintptr_t)pp__xray_slot_off[kind] : 0;
+	if (cal && !slot)
+		__builtin_unreachable();
+	return slot;
+}
+
 /* The instruction a TAIL sled returns to is the tail jump itself; decode its
  * target when it is direct (e9 rel32, eb rel8), else 0. */
 static inline PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
@@ -88,6 +120,37 @@ static inline PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
 #endif
 	(void)slot;
 	return 0;
+}
+
+/* Where each tail jump a thread has met leads: its address (what a TAIL
+ * sled returns to) -> the id of the function it jumps to, 0 when that is
+ * no instrumented function, -1 when the jump is indirect. Code does not
+ * move under XRay (no DSO support), so an entry stays true; whether the
+ * target is armed is read at each use. Decoding the jump and searching the
+ * map cost about 60 instructions a tail call (bench/tailinstr.sh, #30);
+ * a hit costs 6, inline (a call would make the shims' tail paths keep
+ * registers). Per thread, so it takes no lock and no atomic. */
+#define PP__XRAY_TCACHE 64
+#define PP__XRAY_TCACHE_AT(ip) ((uint32_t)((ip) ^ ((ip) >> 6)) % PP__XRAY_TCACHE)
+typedef struct pp__xray_tcache {
+	uintptr_t ip;
+	int32_t fid;
+} pp__xray_tcache_t;
+extern __thread pp__xray_tcache_t pp__xray_tcache[PP__XRAY_TCACHE]
+	__attribute__((visibility("hidden"))) PP_TLS_IE;
+
+/* A jump not in the cache: decoded, looked up and cached (handler.c). */
+int32_t pp__xray_tail_fid_miss(const pp__xray_map_t *m, uintptr_t ip, uintptr_t slot) PP_NOINSTR;
+
+/* The id of the function the tail jump at a TAIL sled's slot leads to
+ * (the full shim's; the lean one reads the cache inline itself). */
+static inline __attribute__((always_inline)) int32_t tail_fid(const pp__xray_map_t *m, uintptr_t slot)
+{
+	uintptr_t ip = slot_word(slot - sizeof(void *));
+	const pp__xray_tcache_t *c = &pp__xray_tcache[PP__XRAY_TCACHE_AT(ip)];
+	if (PP_LIKELY(c->ip == ip))
+		return c->fid;
+	return pp__xray_tail_fid_miss(m, ip, slot);
 }
 
 /* Learn where the sleds' stack slot lies relative to the handler, with the

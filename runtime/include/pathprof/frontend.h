@@ -33,6 +33,11 @@ PP_EXPORT void pp_register_key_address(int fe, uint64_t (*fn)(uint64_t key)) PP_
  * includes raii.h; kept once. */
 PP_EXPORT void pp__raii_patches(const int32_t *from, const int32_t *to, int load) PP_NOINSTR;
 
+/* 1 when this process records a trace (PATHPROF_TRACE): XRay's shim then
+ * follows tail calls on its own stack, since a traced thread keeps no
+ * frames for the lean one to mark (frontends/xray/arm.c). */
+PP_EXPORT int pp__tracing(void) PP_NOINSTR;
+
 PP_EXTERN_C_END
 
 #endif

@@ -138,10 +138,27 @@ PP_EXPORT extern int pp__xray_keyed;
  * a cyg or plugin gate of a function inlined into its caller) unless it is
  * this very gate again, or (raii) it came from another call. The inline
  * entry only tests f->sp > sp; the rest runs out of line. */
+/* Does a frame XRay's lean shim marked left by a tail jump (PP__TAIL_LEFT)
+ * continue into the gate at (slot, ra, key), which is then the jump's
+ * target? A direct jump says which id it leads to. An indirect one does
+ * not: a new call has written a new return address into the slot unless it
+ * comes from the same call site, and a function re-entered from the same
+ * site is taken as a new call (a loop), not as a jump to itself. */
+PP_INLINE int pp__tail_continues(const pp__frame_t *f, uint64_t slot, uint64_t ra, uint64_t key)
+{
+	if (f->sp == (slot | PP__TAIL_CHAIN))
+		return f->tail == key;
+	return f->sp == (slot | PP__TAIL_UNKNOWN) && f->ra == ra && f->key != key;
+}
+
 PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, uint64_t key)
 {
 	if (PP_LIKELY(f->sp > sp))
-		return 0;
+		/* a frame XRay's lean shim marked left by a tail jump, at or
+		 * below this gate's slot, that this gate does not continue:
+		 * its chain has returned */
+		return fe == PP_FE_XRAY && PP__TAIL_LEFT(f->sp) && PP__TAIL_SLOT(f->sp) <= sp &&
+		       !pp__tail_continues(f, sp, ra, key);
 	/* XRay's positioned frames (its lean shim) are the return-address
 	 * slots of calls: no two live ones share a slot */
 	return f->sp < sp || f->key == key || fe == PP_FE_XRAY || (fe == PP_FE_RAII && f->ra != ra);

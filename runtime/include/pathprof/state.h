@@ -56,7 +56,9 @@ typedef struct pp__frame {
 	uint64_t t;     /* timed events: entry timestamp in ticks */
 	uint64_t kids;  /* timed events: inclusive ticks of the gated children
 			 * that have left, so that self = inclusive - kids */
-	uint64_t pad[2];
+	uint64_t tail;  /* XRay's lean shim: the id a tail jump out of this
+			 * frame leads to (PP__TAIL_CHAIN in sp says it was left so) */
+	uint64_t pad;
 } pp__frame_t;
 
 /* t->wend when no burst window is open: no clock reaches it. */
@@ -65,6 +67,20 @@ typedef struct pp__frame {
 /* Frames pushed without a stack position (replay, recording, XRay) carry
  * this: above every address, so they are never taken for dead. */
 #define PP__SP_NONE UINT64_MAX
+
+/* XRay's lean shim marks a frame a tail jump left in the low bits of its
+ * position (a return-address slot, 8-aligned): the frame stays open until
+ * the function it jumped to returns, which returns to its caller
+ * (docs/reference/xray.md, "Tail calls"). CHAIN: a direct jump to the
+ * armed id in tail; UNKNOWN: an indirect jump (the return address in ra
+ * tells the target's entry from a new call at the same slot). Marked, the
+ * position is above its slot, so the gates of the jump's target and of its
+ * callees nest in it. */
+#define PP__TAIL_CHAIN 1u
+#define PP__TAIL_UNKNOWN 2u
+#define PP__TAIL_MARK(sp) ((unsigned)(sp) & 3u)
+#define PP__TAIL_LEFT(sp) (PP__TAIL_MARK(sp) - 1u < 2u)
+#define PP__TAIL_SLOT(sp) ((sp) & ~(uint64_t)3)
 
 typedef struct pp__path pp__path_t;
 

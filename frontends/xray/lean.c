@@ -1,0 +1,335 @@
+/* XRay's lean shim: each sled goes straight to the runtime's gate, given the
+ * sled's stack slot as its position and the return address found there,
+ * and its exit is checked by key, so dead frames are dropped as cyg's are
+ * (docs/internals/control-flow.md). It keeps no stack of its own: where the
+ * full shim (handler.c) keeps a frame a tail jump left open on its own
+ * stack, this one marks the runtime's frame (PP__TAIL_CHAIN or
+ * PP__TAIL_UNKNOWN in its position, runtime/include/pathprof/state.h), and
+ * the exit that returns to the jumping frame's caller closes it.
+ * Calibrated only: without stack slots there are no positions; not while
+ * recording a trace (arm.c), whose threads keep no frames to mark.
+ * bench/tailinstr.sh: without tail calls 183.7 -> 140.7 instructions a
+ * gate, 246.4 -> 207.4 timed (the full shim's against this one's). */
+#include <pathprof/gate.h>
+#include "shim.h"
+#include "xray_abi.h"
+
+/* 0: not set (the full shim); 1: a program without tail calls; 2: with */
+static int lean;
+/* pp__xray_generation this thread's frames have caught up with */
+static __thread uint32_t lean_gen PP_TLS_IE;
+
+void pp__xray_set_lean(int tails)
+{
+	lean = tails ? 2 : 1;
+	__atomic_store_n(&pp__xray_keyed, 1, __ATOMIC_RELAXED);
+}
+
+/* The thread's top frame when the runtime keeps its frames (not beyond the
+ * bound, not recording); the sentinel, above every slot, at depth 0. */
+static inline __attribute__((always_inline)) pp__frame_t *kept_top(pp__tls_t *t)
+{
+	if (!t->slab || t->excess || t->trace)
+		return NULL;
+	return &PP__DS_FRAME(t, t->dstate)[-1];
+}
+
+/* Leave the top frame (its own key: a normal exit, timed if its event is) */
+static inline __attribute__((always_inline)) void leave_top(const pp__frame_t *f)
+{
+	pp__leave_at(f->key, PP_FE_XRAY, pp__pop_timed, 0);
+}
+
+/* First entry since a disarm (as the full shim's catch_up): the runtime's
+ * frames whose exits went unseen leave, as they would have, before this
+ * entry pushes: those at or below its slot, and those above it whose slot
+ * no longer holds the return address it had at entry (a later call
+ * overwrote it); a frame a direct tail jump left stays while its slot is
+ * above (its target runs there). */
+static PP_COLD void lean_catch_up(uintptr_t slot, uint32_t gen)
+{
+	lean_gen = gen;
+	pp__tls_t *t = &pp__tls;
+	const pp__frame_t *f;
+	while ((f = kept_top(t)) && PP__DS_DEPTH(t->dstate) > 0) {
+		uint32_t d = PP__DS_DEPTH(t->dstate);
+		uint64_t at = PP__TAIL_SLOT(f->sp);
+		if (f->sp == PP__SP_NONE ||
+		    (at > slot && (PP__TAIL_MARK(f->sp) == PP__TAIL_CHAIN || slot_word(at) == f->ra)))
+			break;
+		pp__leave_at(f->key, PP_FE_XRAY, pp__pop_timed, 1);
+		if (PP__DS_DEPTH(t->dstate) >= d)
+			break; /* not left (a rare state took it): no further */
+	}
+}
+
+/* An entry whose top frame is not above it, or whose thread is in a rare
+ * state: the tail-left frames on top either continue into it (it nests
+ * in them) or are finished (they leave, as the full shim closes them);
+ * what remains at or below the slot is dead, which the gate sorts out. */
+static PP_NOINLINE void lean_enter_rare(int32_t fid, uintptr_t slot, uint64_t ra)
+{
+	pp__tls_t *t = &pp__tls;
+	const pp__frame_t *f;
+	while ((f = kept_top(t)) && PP__TAIL_LEFT(f->sp) && PP__TAIL_SLOT(f->sp) <= slot) {
+		if (pp__tail_continues(f, slot, ra, (uint64_t)fid))
+			break;
+		uint32_t d = PP__DS_DEPTH(t->dstate);
+		leave_top(f);
+		if (PP__DS_DEPTH(t->dstate) >= d)
+			break;
+	}
+	if ((f = kept_top(t)) && f->sp <= slot)
+		pp__enter_resync((uint64_t)fid, PP__FE_ARG(PP_FE_XRAY), slot, ra);
+	else
+		pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
+}
+
+/* The gate at slot. A top frame not above it is dead (XRay's positions
+ * are call slots: no two live frames share one, where at cyg's position a
+ * gate of an inlined callee nests), so the shim tests that itself, also in
+ * a timed event, and the gate tests nothing more (resync 0). The frames
+ * exist when either limit is not 0. With tail calls, a frame a tail jump
+ * left lies just above its slot: the entry of a direct jump's target nests
+ * in it inline (a second compare, and the target's id), anything else
+ * goes the rare way. */
+static inline __attribute__((always_inline)) void lean_enter(int32_t fid, uintptr_t slot, int tails)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t v = t->dstate;
+	uint64_t ra = slot_word(slot);
+	if (tails) {
+		const pp__frame_t *f = &PP__DS_FRAME(t, v)[-1];
+		if (PP_LIKELY((v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit)) &&
+			      (f->sp > (slot | 3) ||
+			       (f->sp == (slot | PP__TAIL_CHAIN) && f->tail == (uint64_t)fid))))
+			pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
+		else
+			lean_enter_rare(fid, slot, ra);
+		return;
+	}
+	if ((v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit)) &&
+	    PP_UNLIKELY(PP__DS_FRAME(t, v)[-1].sp <= slot)) {
+		pp__enter_resync((uint64_t)fid, PP__FE_ARG(PP_FE_XRAY), slot, ra);
+		return;
+	}
+	pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
+}
+
+/* The frames a tail jump left at this slot return with the frame that
+ * just left: they jumped to it (or to a function that got here). */
+static PP_NOINLINE void close_chain(uintptr_t slot)
+{
+	pp__tls_t *t = &pp__tls;
+	if (!kept_top(t))
+		return;
+	for (;;) {
+		uint32_t v = t->dstate;
+		const pp__frame_t *f = &PP__DS_FRAME(t, v)[-1];
+		/* marked CHAIN or UNKNOWN at this slot: one compare */
+		if (f->sp - (slot | PP__TAIL_CHAIN) > PP__TAIL_UNKNOWN - PP__TAIL_CHAIN)
+			return;
+		leave_top(f);
+		if (t->dstate >= v)
+			return; /* not left (a rare state took it) */
+	}
+}
+
+/* The exit of the frame on top, with frames a tail jump left below it at
+ * its slot: they return with it. Out of line, so that the usual exit
+ * keeps no register across its leave. */
+static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
+{
+	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
+	close_chain(slot);
+}
+
+int pp__xray_armed_late;
+
+/* An exit whose frame is not on top (or, with tail calls, has frames a
+ * tail jump left below it): with a frame of its key further down, the gate
+ * drops the frames above it (resync). With none, the gate counts it
+ * unmatched (a root selection abandoned its frame, as raii and cyg count
+ * it), unless sleds were armed while the program ran (pp__xray_armed_late):
+ * then it may be a call its entry's arming came too late for, ignored as
+ * the full shim ignores it. Either way the frames that jumped to it end.
+ * Beyond the depth bound, and while recording, the runtime sorts exits out
+ * itself. */
+static PP_NOINLINE void lean_leave_rare(int32_t fid, uintptr_t slot, int tails)
+{
+	pp__tls_t *t = &pp__tls;
+	if (!t->excess && !t->trace) {
+		uint32_t d = PP__DS_DEPTH(t->dstate);
+		while (d > 0 && t->stack[d - 1].key != (uint64_t)fid)
+			d--;
+		if (!d && __atomic_load_n(&pp__xray_armed_late, __ATOMIC_RELAXED)) {
+			if (tails)
+				close_chain(slot);
+			return;
+		}
+	}
+	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
+	if (tails)
+		close_chain(slot);
+}
+
+/* The exit: the key check here, so that a mismatch can be looked at
+ * before the gate would count it (the gate then checks nothing more); with
+ * tail calls, the frame below tested for a tail jump's mark at this slot
+ * (a load and a compare, the slot's computation three more). */
+static inline __attribute__((always_inline)) void lean_leave(int32_t fid, uintptr_t slot, int tails)
+{
+	const pp__tls_t *t = &pp__tls;
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	/* the top frame exists below either limit (the gate's own test) */
+	if (PP_LIKELY((v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit)) &&
+		      PP__DS_FRAME(t, v)->key == (uint64_t)fid)) {
+		if (tails && PP__DS_FRAME(t, v)[-1].sp <= (slot | 3))
+			return lean_return_chain(fid, slot);
+		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
+	} else {
+		lean_leave_rare(fid, slot, tails);
+	}
+}
+
+/* A tail jump out of the top frame (fid's, at slot) to target
+ * (pp__xray_tail_fid_miss says what it holds): to an armed function, the
+ * frame stays open, marked, until that function returns; an indirect
+ * jump, marked so, until an entry or exit at the slot tells; out of armed
+ * code, the frame ends now, with the chain that led to it. */
+static inline __attribute__((always_inline)) void lean_tail_to(pp__frame_t *f, int32_t fid, uintptr_t slot,
+							       int32_t target, const pp__xray_map_t *m)
+{
+	if (PP_LIKELY(target > 0) && __atomic_load_n(&m->armed[target], __ATOMIC_RELAXED)) {
+		/* the target first: a signal handler's gates in between lie
+		 * below the slot either way */
+		f->tail = (uint64_t)target;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		f->sp = slot | PP__TAIL_CHAIN;
+	} else if (target < 0) {
+		f->sp = slot | PP__TAIL_UNKNOWN; /* ra: kept from entry */
+	} else {
+		lean_return_chain(fid, slot);
+	}
+}
+
+/* A jump not in the thread's cache (its first time, or evicted). */
+static PP_NOINLINE void lean_tail_miss(pp__frame_t *f, int32_t fid, uintptr_t slot)
+{
+	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+	uintptr_t ip = slot_word(slot - sizeof(void *));
+	lean_tail_to(f, fid, slot, pp__xray_tail_fid_miss(m, ip, slot), m);
+}
+
+/* The usual tail jump, inline in the handler: the cache's hit, the marks,
+ * and calls only in tail position, so that it keeps no register. */
+static inline __attribute__((always_inline)) void lean_tail_from(pp__frame_t *f, int32_t fid, uintptr_t slot)
+{
+	uintptr_t ip = slot_word(slot - sizeof(void *));
+	const pp__xray_tcache_t *c = &pp__xray_tcache[PP__XRAY_TCACHE_AT(ip)];
+	if (PP_UNLIKELY(c->ip != ip))
+		return lean_tail_miss(f, fid, slot);
+	lean_tail_to(f, fid, slot, c->fid, __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE));
+}
+
+/* A tail jump whose frame is not the top one: beyond the bound or while
+ * recording, as an exit (the target's entry and exit then pair by
+ * themselves); with frames above it whose exits went unseen, those leave
+ * first (as the full shim closes them); with none, its entry was not
+ * gated: the chain that led here ends. */
+static PP_NOINLINE void lean_tail_rare(int32_t fid, uintptr_t slot)
+{
+	pp__tls_t *t = &pp__tls;
+	pp__frame_t *f = kept_top(t);
+	if (!f) {
+		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
+		return;
+	}
+	uint32_t d = PP__DS_DEPTH(t->dstate);
+	while (d > 0 && !(t->stack[d - 1].key == (uint64_t)fid && t->stack[d - 1].sp == slot))
+		d--;
+	if (!d) {
+		close_chain(slot);
+		return;
+	}
+	while (PP__DS_DEPTH(t->dstate) > d) {
+		uint32_t n = PP__DS_DEPTH(t->dstate);
+		leave_top(kept_top(t));
+		if (PP__DS_DEPTH(t->dstate) >= n)
+			return;
+	}
+	lean_tail_from(kept_top(t), fid, slot);
+}
+
+static inline __attribute__((always_inline)) void lean_tail(int32_t fid, uintptr_t slot)
+{
+	pp__tls_t *t = &pp__tls;
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	pp__frame_t *f = PP__DS_FRAME(t, v);
+	if (PP_LIKELY((v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit)) &&
+		      f->key == (uint64_t)fid && f->sp == slot))
+		lean_tail_from(f, fid, slot);
+	else
+		lean_tail_rare(fid, slot);
+}
+
+/* Is the runtime's top frame that of fid at slot (entered before a stop)? */
+static inline __attribute__((always_inline)) int lean_top_is(int32_t fid, uintptr_t slot)
+{
+	const pp__tls_t *t = &pp__tls;
+	uint32_t d = PP__DS_DEPTH(t->dstate);
+	return d && t->stack[d - 1].key == (uint64_t)fid && t->stack[d - 1].sp == slot;
+}
+
+static inline __attribute__((always_inline)) void lean_dispatch(int32_t fid, int type, uintptr_t fp, int check,
+							       int catching_up, int tails)
+{
+	if (type == PP_XRAY_ENTRY) {
+		if (check && stopped(fid))
+			return;
+		uintptr_t slot = sled_slot(fp, PP_XRAY_ENTRY, 1);
+		if (catching_up) {
+			uint32_t gen = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED);
+			if (PP_UNLIKELY(lean_gen != gen))
+				lean_catch_up(slot, gen);
+		}
+		lean_enter(fid, slot, tails);
+	} else if (type == PP_XRAY_EXIT || (!tails && type == PP_XRAY_TAIL)) {
+		/* without tail calls, a tail sled would be the probes' alone:
+		 * as an exit (whose slot only the stopping test needs) */
+		if (check && stopped(fid) && !lean_top_is(fid, sled_slot(fp, type, 1)))
+			return; /* its entry opened no frame */
+		lean_leave(fid, tails ? sled_slot(fp, PP_XRAY_EXIT, 1) : 0, tails);
+	} else if (type == PP_XRAY_TAIL) {
+		uintptr_t slot = sled_slot(fp, PP_XRAY_TAIL, 1);
+		if (check && stopped(fid) && !lean_top_is(fid, slot))
+			return;
+		lean_tail(fid, slot);
+	}
+}
+
+#define PP__XRAY_LEAN_HANDLER(name, stopping, catching_up, tails)                    \
+	static PP_NOINLINE void name(int32_t fid, int type)                          \
+	{                                                                            \
+		lean_dispatch(fid, type, HANDLER_BASE(), stopping, catching_up, tails); \
+	}
+PP__XRAY_LEAN_HANDLER(handler_lean, 0, 0, 0)
+PP__XRAY_LEAN_HANDLER(handler_lean_stopping, 1, 0, 0)
+PP__XRAY_LEAN_HANDLER(handler_lean_catch, 0, 1, 0)
+PP__XRAY_LEAN_HANDLER(handler_lean_catch_stopping, 1, 1, 0)
+PP__XRAY_LEAN_HANDLER(handler_tails, 0, 0, 1)
+PP__XRAY_LEAN_HANDLER(handler_tails_stopping, 1, 0, 1)
+PP__XRAY_LEAN_HANDLER(handler_tails_catch, 0, 1, 1)
+PP__XRAY_LEAN_HANDLER(handler_tails_catch_stopping, 1, 1, 1)
+
+pp__xray_handler_t pp__xray_lean_handler(int catching_up, int stopping)
+{
+	static const pp__xray_handler_t table[2][2][2] = {
+		{ { handler_lean, handler_lean_stopping }, { handler_lean_catch, handler_lean_catch_stopping } },
+		{ { handler_tails, handler_tails_stopping },
+		  { handler_tails_catch, handler_tails_catch_stopping } },
+	};
+	if (!lean)
+		return NULL;
+	return table[lean == 2][catching_up != 0][stopping != 0];
+}
