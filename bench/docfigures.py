@@ -76,7 +76,7 @@ FIGURES += [
      r"\| xray \(armed\) \| %s \| %s \| %s \| %s / %s \|" % (NUM, NUM, NUM, NUM, NUM),
      ["ns:xray-off", "ns:xray-on", "ns:xray-sample:64", "instr:xray-off", "instr:xray-on"]),
     ("docs/guides/injectors.md",
-     r"\| xray \(armed\), built `--xray-no-tail-calls` \(the lean shim\) \| %s \| %s \| \| %s / %s \|"
+     r"\| xray \(armed\), built `--xray-no-tail-calls` \| %s \| %s \| \| %s / %s \|"
      % (NUM, NUM, NUM, NUM),
      ["ns:xray-nt-off", "ns:xray-nt-on", "instr:xray-nt-off", "instr:xray-nt-on"]),
     ("docs/guides/injectors.md", r"\| xray \(built, not armed\) \| %s \|" % NUM, ["ns:xray-unarmed"]),
@@ -102,7 +102,7 @@ FIGURES += [
        "and", NUM, "instructions a gate on a parser"),
      ["ns:xray-off", "ns:xray-on", "instr:xray-off", "instr:xray-on", "tail:xray-off"]),
     ("docs/guides/getting-started-xray.md",
-     G(r"Built", r"`--xray-no-tail-calls`", r"\(the", "lean", r"shim\),", NUM, "and", NUM, "instructions", "on",
+     G(r"Built", r"`--xray-no-tail-calls`,", NUM, "and", NUM, "instructions", "on",
        "the", "feed", "example", "and", NUM, "on", "that", r"parser\."),
      ["instr:xray-nt-off", "instr:xray-nt-on", "tail:xray-nt-off"]),
     ("docs/guides/trace.md",

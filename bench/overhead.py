@@ -113,8 +113,8 @@ def variants(t):
         "raii": (t.clang, ["-DFEED_RAII"] + recipe("raii")[0], [], libs),
         "cyg": (t.clang, ["-DFEED_PATHPROF"] + cyg, [], whole(t.cyg) + libs),
         "xray": (t.clang, ["-DFEED_PATHPROF"] + xr, [], xr_link + whole(t.xray) + libs),
-        # as `pathprof-cc --xray-no-tail-calls` builds it: no tail sled, the
-        # lean shim (docs/reference/xray.md)
+        # as `pathprof-cc --xray-no-tail-calls` builds it: no tail sled, so
+        # the shim leaves out its tail tests (docs/reference/xray.md)
         "xraynt": (t.clang, ["-DFEED_PATHPROF", "-fno-optimize-sibling-calls"] + xr, [],
                    xr_link + whole(t.xray) + libs),
         # -fplugin as well: clang knows the plugin's -mllvm options only then
@@ -190,7 +190,7 @@ def rows_for(exes, t, work):
         for val, mode in MODES[:2]:
             env = {"PATHPROF_TIMING": val, "PATHPROF_XRAY": "all",
                    "PATHPROF_OUT": os.path.join(work, "xraynt-%s.pathprof" % val)}
-            rows.append(dict(id="xray-nt-%s" % val, label="pathprof xray, %s, no tail calls (lean shim)" % mode,
+            rows.append(dict(id="xray-nt-%s" % val, label="pathprof xray, %s, no tail calls" % mode,
                              fe="xray", mode=mode + ", no tail calls", exe=exes["xraynt"], env=env, pre=[]))
     if "xray" in exes:
         rows.append(dict(id="xray-unarmed", label="pathprof xray, built, not armed", fe="xray", mode="unarmed",
