@@ -360,37 +360,21 @@ static inline __attribute__((always_inline)) void dispatch(int32_t fid, int type
 		on_tail(x, fid, sled_slot(fp, PP_XRAY_TAIL, cal));
 }
 
-/* One handler per combination, each with its tests compiled in or out:
- * STOPPING, ids a budget stopped are ignored (their entries); CAL, the
- * handler was calibrated (stack slots); CATCH, pp_xray_disarm has run, so a
- * thread's first entry since may find frames whose exits went unseen
- * (three instructions an entry while it never has, bench/tailinstr.sh). */
-#define PP__XRAY_HANDLER(name, stopping, cal, catching_up)          \
-	static PP_NOINLINE void name(int32_t fid, int type)         \
-	{                                                           \
-		dispatch(fid, type, HANDLER_BASE(), stopping, cal, catching_up); \
-	}
-PP__XRAY_HANDLER(handler, 0, 1, 0)
-PP__XRAY_HANDLER(handler_stopping, 1, 1, 0)
-PP__XRAY_HANDLER(handler_uncalibrated, 0, 0, 0)
-PP__XRAY_HANDLER(handler_uncalibrated_stopping, 1, 0, 0)
-PP__XRAY_HANDLER(handler_catch, 0, 1, 1)
-PP__XRAY_HANDLER(handler_catch_stopping, 1, 1, 1)
-PP__XRAY_HANDLER(handler_catch_uncalibrated, 0, 0, 1)
-PP__XRAY_HANDLER(handler_catch_uncalibrated_stopping, 1, 0, 1)
+/* One handler per combination, handler_ABC, each with its tests compiled
+ * in or out: A, stopping, ids a budget stopped are ignored (their
+ * entries); B, the handler was calibrated (stack slots); C, catching up,
+ * pp_xray_disarm has run, so a thread's first entry since may find frames
+ * whose exits went unseen (three instructions an entry while it never
+ * has, bench/tailinstr.sh). */
+PP__XRAY_VARIANTS(handler, dispatch)
 
 pp__xray_handler_t pp__xray_handler(int stopping)
 {
-	static const pp__xray_handler_t table[2][2][2] = {
-		{ { handler_uncalibrated, handler_uncalibrated_stopping }, { handler, handler_stopping } },
-		{ { handler_catch_uncalibrated, handler_catch_uncalibrated_stopping },
-		  { handler_catch, handler_catch_stopping } },
-	};
 	int catching_up = __atomic_load_n(&pp__xray_generation, __ATOMIC_RELAXED) != 0;
 	if (pp__xray_calibrated) {
 		pp__xray_handler_t lean = pp__xray_lean_handler(catching_up, stopping);
 		if (lean)
 			return lean;
 	}
-	return table[catching_up][pp__xray_calibrated != 0][stopping != 0];
+	return handler_table[catching_up][pp__xray_calibrated != 0][stopping != 0];
 }

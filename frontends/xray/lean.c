@@ -335,28 +335,12 @@ static inline __attribute__((always_inline)) void lean_dispatch(int32_t fid, int
 	}
 }
 
-#define PP__XRAY_LEAN_HANDLER(name, stopping, catching_up, tails)                    \
-	static PP_NOINLINE void name(int32_t fid, int type)                          \
-	{                                                                            \
-		lean_dispatch(fid, type, HANDLER_BASE(), stopping, catching_up, tails); \
-	}
-PP__XRAY_LEAN_HANDLER(handler_lean, 0, 0, 0)
-PP__XRAY_LEAN_HANDLER(handler_lean_stopping, 1, 0, 0)
-PP__XRAY_LEAN_HANDLER(handler_lean_catch, 0, 1, 0)
-PP__XRAY_LEAN_HANDLER(handler_lean_catch_stopping, 1, 1, 0)
-PP__XRAY_LEAN_HANDLER(handler_tails, 0, 0, 1)
-PP__XRAY_LEAN_HANDLER(handler_tails_stopping, 1, 0, 1)
-PP__XRAY_LEAN_HANDLER(handler_tails_catch, 0, 1, 1)
-PP__XRAY_LEAN_HANDLER(handler_tails_catch_stopping, 1, 1, 1)
+/* lean_ABC: A stopping, B catching up, C with tail calls */
+PP__XRAY_VARIANTS(lean, lean_dispatch)
 
 pp__xray_handler_t pp__xray_lean_handler(int catching_up, int stopping)
 {
-	static const pp__xray_handler_t table[2][2][2] = {
-		{ { handler_lean, handler_lean_stopping }, { handler_lean_catch, handler_lean_catch_stopping } },
-		{ { handler_tails, handler_tails_stopping },
-		  { handler_tails_catch, handler_tails_catch_stopping } },
-	};
 	if (!lean)
 		return NULL;
-	return table[lean == 2][catching_up != 0][stopping != 0];
+	return lean_table[lean == 2][catching_up != 0][stopping != 0];
 }

@@ -69,6 +69,29 @@ pp__xray_handler_t pp__xray_lean_handler(int catching_up, int stopping) PP_NOINS
 #define HANDLER_BASE() ((uintptr_t)__builtin_frame_address(0))
 #endif
 
+/* A shim's eight handler variants, prefix_ABC: each gives the sled's
+ * event to dispatch(fid, type, HANDLER_BASE(), A, B, C), its three tests
+ * constants, compiled in or out (what they are: the shim's dispatch). */
+#define PP__XRAY_VARIANT(name, dispatch, a, b, c)                         \
+	static PP_NOINLINE void name(int32_t fid, int type)               \
+	{                                                                 \
+		dispatch(fid, type, HANDLER_BASE(), a, b, c);             \
+	}
+#define PP__XRAY_VARIANTS(prefix, dispatch)                                                   \
+	PP__XRAY_VARIANT(prefix##_000, dispatch, 0, 0, 0)                                     \
+	PP__XRAY_VARIANT(prefix##_001, dispatch, 0, 0, 1)                                     \
+	PP__XRAY_VARIANT(prefix##_010, dispatch, 0, 1, 0)                                     \
+	PP__XRAY_VARIANT(prefix##_011, dispatch, 0, 1, 1)                                     \
+	PP__XRAY_VARIANT(prefix##_100, dispatch, 1, 0, 0)                                     \
+	PP__XRAY_VARIANT(prefix##_101, dispatch, 1, 0, 1)                                     \
+	PP__XRAY_VARIANT(prefix##_110, dispatch, 1, 1, 0)                                     \
+	PP__XRAY_VARIANT(prefix##_111, dispatch, 1, 1, 1)                                     \
+	/* [C][B][A] */                                                                        \
+	static const pp__xray_handler_t prefix##_table[2][2][2] = {                          \
+		{ { prefix##_000, prefix##_100 }, { prefix##_010, prefix##_110 } },           \
+		{ { prefix##_001, prefix##_101 }, { prefix##_011, prefix##_111 } },           \
+	};
+
 /* Sled stack pointer = HANDLER_BASE() + pp__xray_slot_off[kind]. Set once
  * by calibration (calibrate.c), before the handler is installed; with
  * pp__xray_calibrated 0 the offsets are unknown. */
