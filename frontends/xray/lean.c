@@ -8,8 +8,9 @@
  * the exit that returns to the jumping frame's caller closes it.
  * Calibrated only: without stack slots there are no positions; not while
  * recording a trace (arm.c), whose threads keep no frames to mark.
- * bench/tailinstr.sh: without tail calls 183.7 -> 140.7 instructions a
- * gate, 246.4 -> 207.4 timed (the full shim's against this one's). */
+ * bench/tailinstr.sh, the full shim's instructions a gate against this
+ * one's: with tail calls 244.5 -> 216.5 (timed 308.5 -> 295.2), without
+ * them 183.7 -> 139.7 (246.4 -> 206.4). */
 #include <pathprof/gate.h>
 #include "shim.h"
 #include "xray_abi.h"
@@ -259,33 +260,30 @@ static inline __attribute__((always_inline)) void lean_tail_from(pp__frame_t *f,
 	lean_tail_to(f, fid, slot, c->fid, __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE));
 }
 
-/* A tail jump whose frame is not the top one: beyond the bound or while
- * recording, as an exit (the target's entry and exit then pair by
- * themselves); with frames above it whose exits went unseen, those leave
- * first (as the full shim closes them); with none, its entry was not
- * gated: the chain that led here ends. */
+/* A tail jump whose frame is not the top one: with frames above it whose
+ * exits went unseen, those leave first (as the full shim closes them);
+ * with no frame of fid at this slot, or beyond the bound, or while
+ * recording, the jump is taken as fid's exit (the target's entry and exit
+ * then pair by themselves). */
 static PP_NOINLINE void lean_tail_rare(int32_t fid, uintptr_t slot)
 {
 	pp__tls_t *t = &pp__tls;
-	pp__frame_t *f = kept_top(t);
-	if (!f) {
-		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
-		return;
-	}
-	uint32_t d = PP__DS_DEPTH(t->dstate);
-	while (d > 0 && !(t->stack[d - 1].key == (uint64_t)fid && t->stack[d - 1].sp == slot))
-		d--;
-	if (!d) {
-		close_chain(slot);
-		return;
-	}
-	while (PP__DS_DEPTH(t->dstate) > d) {
-		uint32_t n = PP__DS_DEPTH(t->dstate);
-		leave_top(kept_top(t));
-		if (PP__DS_DEPTH(t->dstate) >= n)
+	if (kept_top(t)) {
+		uint32_t d = PP__DS_DEPTH(t->dstate);
+		while (d > 0 && !(t->stack[d - 1].key == (uint64_t)fid && t->stack[d - 1].sp == slot))
+			d--;
+		if (d) {
+			while (PP__DS_DEPTH(t->dstate) > d) {
+				uint32_t n = PP__DS_DEPTH(t->dstate);
+				leave_top(kept_top(t));
+				if (PP__DS_DEPTH(t->dstate) >= n)
+					return;
+			}
+			lean_tail_from(kept_top(t), fid, slot);
 			return;
+		}
 	}
-	lean_tail_from(kept_top(t), fid, slot);
+	lean_leave_rare(fid, slot, 1);
 }
 
 static inline __attribute__((always_inline)) void lean_tail(int32_t fid, uintptr_t slot)
