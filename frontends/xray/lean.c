@@ -72,12 +72,15 @@ static PP_NOINLINE void lean_enter_rare(int32_t fid, uintptr_t slot, uint64_t ra
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
-	const pp__frame_t *f = &PP__DS_FRAME(t, v)[-1];
-	/* the usual case here: the entry of a direct jump's target */
-	if (PP_LIKELY((v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit)) &&
-		      f->sp == (slot | PP__TAIL_CHAIN) && f->tail == (uint64_t)fid)) {
-		pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
-		return;
+	const pp__frame_t *f;
+	/* the usual case here: the entry of a direct jump's target (the
+	 * frames exist below either limit) */
+	if (PP_LIKELY(v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit))) {
+		f = &PP__DS_FRAME(t, v)[-1];
+		if (f->sp == (slot | PP__TAIL_CHAIN) && f->tail == (uint64_t)fid) {
+			pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
+			return;
+		}
 	}
 	while ((f = kept_top(t)) && PP__TAIL_LEFT(f->sp) && PP__TAIL_SLOT(f->sp) <= slot) {
 		if (pp__tail_continues(f, slot, ra, (uint64_t)fid))
@@ -290,10 +293,10 @@ static inline __attribute__((always_inline)) void lean_tail(int32_t fid, uintptr
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
-	pp__frame_t *f = PP__DS_FRAME(t, v);
+	/* the top frame exists below either limit */
 	if (PP_LIKELY((v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit)) &&
-		      f->key == (uint64_t)fid && f->sp == slot))
-		lean_tail_from(f, fid, slot);
+		      PP__DS_FRAME(t, v)->key == (uint64_t)fid && PP__DS_FRAME(t, v)->sp == slot))
+		lean_tail_from(PP__DS_FRAME(t, v), fid, slot);
 	else
 		lean_tail_rare(fid, slot);
 }
