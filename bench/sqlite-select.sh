@@ -4,8 +4,10 @@
 # every function gated, run once timed, `pathprof select --budget 5%
 # --format gcc`, then rebuilt with the list as gcc's exclude list; and the
 # build with every function gated run under PATHPROF_BUDGET=5% instead.
-# Process wall time of each, counting only and timed, medians of
-# interleaved runs, as ratios to the plain build. Fetches SQLite as the e2e test does (cached in the build
+# Process wall time and CPU time (user + system, from wait4: it also
+# counts the runtime's own threads, the budget's among them, which the wall
+# time of a two-core machine hides) of each, counting only and timed,
+# medians of interleaved runs, as ratios to the plain build. Fetches SQLite as the e2e test does (cached in the build
 # dir). usage: bench/sqlite-select.sh BUILD_DIR [RUNS] [ROWS]   (default 7, 50000)
 set -eu
 build=$(cd "$1" && pwd)
@@ -45,10 +47,14 @@ build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tm
 row() {
 	rm -f "$tmp/db"
 	PATHPROF_BUDGET=${4:-} PATHPROF_TIMING=$2 PATHPROF_OUT=/dev/null python3 - "$1" "$3" "$tmp/db" "$rows" <<'PY' >>"$tmp/rows"
-import subprocess, sys, time
+import os, subprocess, sys, time
 t = time.perf_counter_ns()
-subprocess.run([sys.argv[2], "--db", sys.argv[3], "--rows", sys.argv[4]], stdout=subprocess.DEVNULL, check=True)
-print(sys.argv[1], time.perf_counter_ns() - t)
+p = subprocess.Popen([sys.argv[2], "--db", sys.argv[3], "--rows", sys.argv[4]], stdout=subprocess.DEVNULL)
+_, status, ru = os.wait4(p.pid, 0)
+wall = time.perf_counter_ns() - t
+if os.waitstatus_to_exitcode(status) != 0:
+    sys.exit("sqlite-select: %s exited %d" % (sys.argv[2], os.waitstatus_to_exitcode(status)))
+print(sys.argv[1], wall, int((ru.ru_utime + ru.ru_stime) * 1e9))
 PY
 }
 : >"$tmp/rows"
@@ -77,12 +83,12 @@ done
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/bench" python3 - "$tmp/rows" <<'PY'
 import statistics, sys, rows as table
 rows = table.read(sys.argv[1])
-base = statistics.median(rows["plain"])
-print("| build | timing | wall, ms (median) | x plain |")
-print("|---|---|---|---|")
+med = lambda k, i: statistics.median(r[i] for r in rows[k])
+print("| build | timing | wall, ms (median) | x plain | CPU, ms (median) | x plain |")
+print("|---|---|---|---|---|---|")
 for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on"]:
     name, _, timing = k.partition("-")
-    m = statistics.median(rows[k])
-    print("| %s | %s | %.0f | %.2f |" % (name, timing or "-", m / 1e6, m / base))
+    print("| %s | %s | %.0f | %.2f | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
+          med(k, 0) / med("plain", 0), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
 print("(%d interleaved runs each)" % len(rows["plain"]))
 PY
