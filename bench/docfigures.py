@@ -4,7 +4,7 @@
 #30 asks that every figure in the docs that states a gate's cost come from a
 bench script and match it. The figures live in prose (the injector guide's
 table, each getting-started guide's "Cost and caveats", the wrapper's
---help), so this script knows
+--help, the XRay reference's two shims), so this script knows
 where each one is (a pattern around it) and which measure it states:
   - ns and instructions per gate on the feed example: bench/run.sh's
     overhead.json (BUILD/bench/overhead.json of the build it used);
@@ -114,6 +114,10 @@ FIGURES += [
     ("tools/pathprof-cc",
      G("about", NUM, "fewer", "instructions", "a", "gate", "on", "tail-calling"),
      ["tail:xray-off-minus-nt"]),
+    ("docs/reference/xray.md",
+     G("the", "lean", "shim", "costs", NUM, "instructions", "a", "gate", "where", "the", "full", "shim",
+       r"cost", r"[0-9.]+,", "and", NUM, "built", r"`--xray-no-tail-calls`"),
+     ["tail:xray-off", "tail:xray-nt-off"]),
 ]
 
 
