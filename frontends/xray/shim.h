@@ -58,7 +58,6 @@ extern int pp__xray_armed_late __attribute__((visibility("hidden")));
 /* The lean handler for this state, NULL when the lean shim is not set. */
 pp__xray_handler_t pp__xray_lean_handler(int catching_up, int stopping) PP_NOINSTR;
 
-
 /* A fixed point of the handler's own frame, from which the sled's stack
  * slot lies at a calibrated offset. GCC gives the canonical frame address
  * without setting up a frame pointer; the frame address would make the

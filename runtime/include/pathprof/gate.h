@@ -132,12 +132,6 @@ PP_EXPORT extern int pp__xray_keyed;
 #define PP__RA(fe) \
 	((fe) == PP_FE_RAII && PP__RESYNC(fe) ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
 
-/* Is the open frame f dead, seen from a gate entered at (sp, ra, key)? A
- * frame deeper than the gate's host is dead (its function has gone). At the
- * same position it is an enclosing gate of the same call (a raii outer scope,
- * a cyg or plugin gate of a function inlined into its caller) unless it is
- * this very gate again, or (raii) it came from another call. The inline
- * entry only tests f->sp > sp; the rest runs out of line. */
 /* Does a frame XRay's lean shim marked left by a tail jump (PP__TAIL_LEFT)
  * continue into the gate at (slot, ra, key), which is then the jump's
  * target? A direct jump says which id it leads to. An indirect one does
@@ -151,6 +145,12 @@ PP_INLINE int pp__tail_continues(const pp__frame_t *f, uint64_t slot, uint64_t r
 	return f->sp == (slot | PP__TAIL_UNKNOWN) && f->ra == ra && f->key != key;
 }
 
+/* Is the open frame f dead, seen from a gate entered at (sp, ra, key)? A
+ * frame deeper than the gate's host is dead (its function has gone). At the
+ * same position it is an enclosing gate of the same call (a raii outer scope,
+ * a cyg or plugin gate of a function inlined into its caller) unless it is
+ * this very gate again, or (raii) it came from another call. The inline
+ * entry only tests f->sp > sp; the rest runs out of line. */
 PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, uint64_t key)
 {
 	if (PP_LIKELY(f->sp > sp))
