@@ -1,7 +1,11 @@
-/* The XRay sled handler: ENTRY/EXIT/TAIL events of XRay function ids become
- * the runtime's inline gate. A small per-thread shadow of the shim's own
- * frames lets a tail call give the source-level path: the jumping frame stays
- * open until its tail-callee returns (docs/reference/xray.md, "Tail calls"). */
+/* XRay's full shim, the fallback where the lean one (lean.c) cannot run:
+ * an uncalibrated handler (no stack slots, so no positions) and a traced
+ * run with tail calls (no runtime frames to mark). ENTRY/EXIT/TAIL events
+ * of XRay function ids become the runtime's inline gate; a small
+ * per-thread shadow of the shim's own frames lets a tail call give the
+ * source-level path: the jumping frame stays open until its tail-callee
+ * returns (docs/reference/xray.md, "Tail calls"). Also here: the choice of
+ * handler, and the jump cache both shims read. */
 #include <string.h>
 
 #include <pathprof/gate.h>
