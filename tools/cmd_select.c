@@ -12,18 +12,24 @@
  * cost next to nothing, and where the measured cost overshoots the real one
  * (it is a mean, docs/reference/semantics.md) its compensated work can come
  * out 0 (a loop calling a 5 ns helper 200 000 times, under ASan). The rule
- * is what it says: docs/guides/selection.md. */
+ * is what it says: docs/guides/selection.md.
+ *
+ * A cyg build's gate inlined into a dropped function keeps its hooks there
+ * (inlined_hooks.c): --binary reads them from the program and drops such a
+ * function too, until no kept function's hooks sit in a dropped one. */
 #define SELECT_MIN_CALLS 1000u
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "inlined_hooks.h"
 #include "settings.h"
 #include "report_impl.h"
 
 static const char help_text[] =
-	"usage: pathprof select PROFILE [--budget PCT] [--format FMT] [-o FILE]\n"
+	"usage: pathprof select PROFILE [--budget PCT] [--binary EXE] [--format FMT]\n"
+	"                        [-o FILE]\n"
 	"\n"
 	"List the functions of a timed PROFILE whose gates cost more than PCT\n"
 	"percent (default 5) of the work they hold: a function's gate cost is its\n"
@@ -31,11 +37,18 @@ static const char help_text[] =
 	"inclusive time without that cost. A function with fewer than 1000 timed\n"
 	"calls is kept whatever its figures. Then, while the gates kept would cost\n"
 	"more than PCT percent of all the work (the compensated self times), the\n"
-	"kept function whose gates cost most for its work goes too. Writes the list\n"
+	"kept function whose gates cost most for its work goes too. With --binary,\n"
+	"a kept function the compiler inlined into a dropped one goes as well.\n"
+	"Writes the list\n"
 	"for the next build or run, and on standard error what dropping them saves.\n"
 	"\n"
 	"options:\n"
 	"  --budget PCT   the share of a function's work its gates may cost (0-100)\n"
+	"  --binary EXE   the profile's program (cyg): its machine code says which\n"
+	"                 gated functions were inlined into others; one inlined\n"
+	"                 into a dropped function keeps its hooks there, which cost\n"
+	"                 that function's every call, so it is dropped too\n"
+	"                 (needs objdump and readelf, binutils)\n"
 	"  --format FMT   'names' (default): the dropped functions, one a line,\n"
 	"                 for pathprof-cc --exclude-functions=@FILE (cyg, raii);\n"
 	"                 'exclude': one line '!f,!g,...' for PATHPROF_FUNCTIONS or\n"
@@ -52,7 +65,8 @@ static const char help_text[] =
 	"  -h, --help     show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 a profile without times or without the gate's\n"
-	"measured cost, or a failed write; 2 bad command line.\n";
+	"measured cost, a --binary that cannot be read or is not the profile's\n"
+	"program, or a failed write; 2 bad command line.\n";
 
 /* A name as a glob that matches it alone (and, in a list, stays one entry). */
 static void put_glob(FILE *o, const char *s)
@@ -97,15 +111,109 @@ static int gcc_name_ok(const pp_profile_t *p, const pp__fn_row_t *rows, size_t n
 	return 1;
 }
 
+/* One name of the list, in the format's form. */
+static void put_name(FILE *o, const char *format, int *first, const pp_profile_t *p,
+		     const pp__fn_row_t *rows, size_t n, const char *drop, const char *name)
+{
+	if (!strcmp(format, "gcc")) {
+		if (!gcc_name_ok(p, rows, n, drop, name))
+			return;
+		if (!*first)
+			fputc(',', o);
+		fputs(name, o);
+	} else if (!strcmp(format, "exclude")) {
+		fputs(*first ? "!" : ",!", o);
+		put_glob(o, name);
+	} else {
+		put_glob(o, name);
+		fputc('\n', o);
+	}
+	*first = 0;
+}
+
+/* Rows are functions by name: the row named s, or n. */
+static size_t row_named(const pp_profile_t *p, const pp__fn_row_t *rows, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pp__report_name(p, rows[i].name), s))
+			return i;
+	return n;
+}
+
+/* Is s one of the n names in v? */
+static int named_in(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
+
+/* --binary: drop each kept function whose hooks the compiler inlined into
+ * a dropped one, until none is left (a function dropped so may host
+ * others). A function the run never gated but whose hooks sit in a dropped
+ * one (its calls there took another branch) goes into *extra: the next
+ * build would gate it. How many went in all, or -1 after one line. */
+static long drop_inlined(const pp_profile_t *p, const char *path, const char *binary,
+			 const pp__fn_row_t *rows, size_t n, char *drop, double cost, double *dropped_cost,
+			 char ***extra, size_t *nextra)
+{
+	if (strcmp(p->frontend, "cyg")) {
+		cli_error("select: --binary: %s was gated through %s: only -finstrument-functions (cyg) "
+			  "leaves hook calls in inlined code", path, p->frontend);
+		return -1;
+	}
+	pp__inlined_t *v;
+	size_t nv;
+	if (pp__inlined_hooks(binary, p->build_id, &v, &nv) != 0)
+		return -1;
+	char **x = calloc(nv ? nv : 1, sizeof *x);
+	size_t nx = 0;
+	long more = 0;
+	for (int changed = x != NULL; changed;) {
+		changed = 0;
+		for (size_t i = 0; i < nv; i++) {
+			size_t host = row_named(p, rows, n, v[i].host), key = row_named(p, rows, n, v[i].key);
+			if (!(host < n ? drop[host] : named_in(x, nx, v[i].host)))
+				continue;
+			if (key < n && !drop[key]) {
+				drop[key] = 1;
+				*dropped_cost += (double)rows[key].calls * cost;
+			} else if (key == n && !named_in(x, nx, v[i].key)) {
+				if (!(x[nx++] = strdup(v[i].key))) {
+					changed = 0;
+					break;
+				}
+			} else {
+				continue;
+			}
+			more++;
+			changed = 1;
+		}
+	}
+	pp__inlined_free(v, nv);
+	if (!x || (nx && !x[nx - 1])) {
+		for (size_t i = 0; x && i < nx; i++)
+			free(x[i]);
+		free(x);
+		cli_error("select: out of memory");
+		return -1;
+	}
+	*extra = x;
+	*nextra = nx;
+	return more;
+}
+
 int cmd_select(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "budget", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' }, { "binary", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double budget = 5;
-	const char *format = "names", *outpath = NULL;
+	const char *format = "names", *outpath = NULL, *binary = NULL;
 	int c;
 	optind = 0;
 	opterr = 0;
@@ -126,6 +234,7 @@ int cmd_select(int argc, char **argv)
 			format = optarg;
 			break;
 		case 'o': outpath = optarg; break;
+		case 'x': binary = optarg; break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("select", c, argv);
 		}
@@ -193,29 +302,23 @@ int cmd_select(int argc, char **argv)
 		ndrop++;
 		dropped_cost += (double)rows[worst].calls * cost;
 	}
+	long ninlined = 0;
+	char **extra = NULL;
+	size_t nextra = 0;
+	if (binary && (ninlined = drop_inlined(&p, path, binary, rows, n, drop, cost, &dropped_cost, &extra,
+					       &nextra)) < 0) {
+		free(drop);
+		goto done;
+	}
 	FILE *o = cli_output_open(outpath);
 	if (o) {
-		int first = 1, gcc = !strcmp(format, "gcc");
-		for (size_t i = 0; i < n; i++) {
-			const char *name = pp__report_name(&p, rows[i].name);
-			if (!strcmp(format, "keep") ? drop[i] : !drop[i])
-				continue;
-			if (gcc) {
-				if (!gcc_name_ok(&p, rows, n, drop, name))
-					continue;
-				if (!first)
-					fputc(',', o);
-				fputs(name, o);
-			} else if (!strcmp(format, "exclude")) {
-				fputs(first ? "!" : ",!", o);
-				put_glob(o, name);
-			} else {
-				put_glob(o, name);
-				fputc('\n', o);
-			}
-			first = 0;
-		}
-		if ((!strcmp(format, "exclude") || gcc) && !first)
+		int first = 1, keep = !strcmp(format, "keep");
+		for (size_t i = 0; i < n; i++)
+			if (keep ? !drop[i] : drop[i])
+				put_name(o, format, &first, &p, rows, n, drop, pp__report_name(&p, rows[i].name));
+		for (size_t i = 0; i < nextra && !keep; i++)
+			put_name(o, format, &first, &p, rows, n, drop, extra[i]);
+		if ((!strcmp(format, "exclude") || !strcmp(format, "gcc")) && !first)
 			fputc('\n', o);
 		rc = cli_output_close(o, outpath);
 	}
@@ -225,9 +328,15 @@ int cmd_select(int argc, char **argv)
 	if (ndrop > nwhole)
 		fprintf(stderr, ", and %zu more until the gates kept cost %g%% of all the work", ndrop - nwhole,
 			budget);
+	if (ninlined)
+		fprintf(stderr, ", and %ld more inlined into dropped ones, whose code holds their hooks",
+			ninlined);
 	fprintf(stderr, "; their gates took %.0f of the %.0f ns all gates took (%.0f%%)\n", dropped_cost * k,
 		total * k, total > 0 ? 100 * dropped_cost / total : 0);
 	free(drop);
+	for (size_t i = 0; i < nextra; i++)
+		free(extra[i]);
+	free(extra);
 done:
 	free(rows);
 	pp__profile_free(&p);

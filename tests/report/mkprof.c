@@ -4,9 +4,9 @@
  * passed through raw (markup, script end tags, separators, quotes, control
  * and ill-formed bytes); `diff-a` and `diff-b`, a pair for the diff page
  * whose every segment has one value, so diff's numbers are known exactly;
- * `nested`, for select's second rule.
+ * `nested`, for select's second rule (`nested-xray`: the same through XRay).
  * Values are in ticks at 2 ticks per ns.
- * usage: mkprof demo|labelled|offcpu|hostile|nested|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
+ * usage: mkprof demo|labelled|offcpu|hostile|nested|nested-xray|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	pp_profile_t p;
 	char err[512];
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|nested|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|nested|nested-xray|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "demo")) {
@@ -282,6 +282,11 @@ int main(int argc, char **argv)
 		hostile(&p);
 	} else if (!strcmp(argv[1], "nested")) {
 		nested(&p);
+	} else if (!strcmp(argv[1], "nested-xray")) {
+		/* the same through XRay: select --binary refuses it */
+		nested(&p);
+		free(p.frontend);
+		p.frontend = strdup("xray");
 	} else if (!strcmp(argv[1], "noexit")) {
 		noexit(&p);
 	} else if (!strcmp(argv[1], "wide"))
@@ -296,7 +301,7 @@ int main(int argc, char **argv)
 		 !argv[1][6])
 		diff_pair(&p, argv[1][5] == 'b');
 	else {
-		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|nested|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
+		fprintf(stderr, "usage: mkprof demo|labelled|offcpu|hostile|nested|nested-xray|wide|wide10k|wide100k|wide100k-b|diff-a|diff-b FILE\n");
 		return 2;
 	}
 	if (pp__profile_write(&p, argv[2], err, sizeof err) < 0) {

@@ -1,0 +1,64 @@
+#!/bin/sh
+# pathprof select --binary on a real cyg build (tests/report/inlined.c, gcc
+# -O2): host's gates cost more than its work and it is dropped; slow_path,
+# kept on its own figures, and never_run, which the run never gated, sit
+# inlined in host with their hooks. Without --binary the list is host
+# alone, and gcc's rebuild with it still calls four hooks in host's code;
+# with it the list adds slow_path and never_run, and the rebuild calls none
+# there. A binary that is not the profile's program, not ELF or missing,
+# and a profile of another injector are refused in one line.
+# usage: select_inlined.sh PATHPROF MKPROF WRAPPER SRCDIR WORKDIR
+set -u
+pp=$1 mkprof=$2 wrapper=$3 src=$4 dir=$5
+# Meson passes build-tree paths relative to where the test starts
+case $pp in /*) ;; *) pp=$PWD/$pp ;; esac
+case $mkprof in /*) ;; *) mkprof=$PWD/$mkprof ;; esac
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+build() { # OUT [EXCLUDE-LIST]
+	"$wrapper" --via=cyg gcc -O2 ${2:+-finstrument-functions-exclude-function-list="$2"} \
+		"$src/tests/report/inlined.c" -o "$1" >build.log 2>&1 || { fail "build $1: $(cat build.log)"; exit 1; }
+}
+hooks_in_host() { # EXE -> hook calls in host's own code
+	objdump -d -w --no-show-raw-insn "$1" | awk '/^[0-9a-f]+ <host>:$/ {on = 1; next} /^$/ {on = 0}
+		on && /call.*<__cyg_profile_func_(enter|exit)>/ {n++} END {print n + 0}'
+}
+build prog
+PATHPROF_TIMING=on PATHPROF_OUT=prog.pathprof ./prog >/dev/null || fail "run"
+# without --binary: host alone
+"$pp" select prog.pathprof >plain.txt 2>plain.err || fail "select: $(cat plain.err)"
+[ "$(cat plain.txt)" = host ] || fail "dropped '$(paste -sd, plain.txt)', expected host"
+# with it: host, then slow_path (in the profile) and never_run (not)
+"$pp" select prog.pathprof --binary ./prog >bin.txt 2>bin.err || fail "select --binary: $(cat bin.err)"
+[ "$(sort bin.txt | paste -sd, -)" = host,never_run,slow_path ] ||
+	fail "--binary dropped '$(paste -sd, bin.txt)', expected host, slow_path and never_run"
+case $(cat bin.err) in
+"pathprof: select: 1 of 3 functions cost more than 5% of the work they hold, and 2 more inlined into dropped ones, whose code holds their hooks; their gates took "*) ;;
+*) fail "--binary said '$(cat bin.err)'" ;;
+esac
+# gcc's lists, rebuilt: the hooks left in host's code
+"$pp" select prog.pathprof --format gcc >plain.gcc 2>/dev/null || fail "select --format gcc"
+"$pp" select prog.pathprof --binary ./prog --format gcc >bin.gcc 2>/dev/null || fail "select --binary --format gcc"
+[ "$(hooks_in_host prog)" = 6 ] || fail "host of the first build calls $(hooks_in_host prog) hooks, expected 6"
+build prog-plain "$(cat plain.gcc)"
+[ "$(hooks_in_host prog-plain)" = 4 ] || fail "host rebuilt without itself calls $(hooks_in_host prog-plain) hooks, expected 4 (its inlined callees')"
+build prog-bin "$(cat bin.gcc)"
+[ "$(hooks_in_host prog-bin)" = 0 ] || fail "host rebuilt with --binary's list calls $(hooks_in_host prog-bin) hooks, expected 0"
+# refusals: one line, exit 1, no list
+refused() { # WHY SELECT-ARGS...
+	why=$1
+	shift
+	"$pp" select "$@" >out 2>err
+	rc=$?
+	[ "$rc" = 1 ] || fail "select $*: exit $rc, expected 1"
+	[ ! -s out ] || fail "select $*: wrote a list"
+	[ "$(wc -l <err)" = 1 ] && grep -qF "$why" err || fail "select $*: said '$(cat err)', expected '$why'"
+}
+refused "select: --binary: ./prog-bin is not the profile's program (build id " prog.pathprof --binary ./prog-bin
+refused "select: --binary: $src/tests/report/inlined.c: not an ELF file" prog.pathprof --binary "$src/tests/report/inlined.c"
+refused "select: --binary: ./missing: No such file or directory" prog.pathprof --binary ./missing
+"$mkprof" nested-xray xray.pathprof || fail "mkprof"
+refused "select: --binary: xray.pathprof was gated through xray: only -finstrument-functions (cyg) leaves hook calls in inlined code" xray.pathprof --binary ./prog
+[ "$fails" -eq 0 ] || { echo "select_inlined.sh: $fails check(s) failed"; exit 1; }
+echo "select_inlined.sh: ok"

@@ -1,0 +1,331 @@
+/* GCC and Clang insert -finstrument-functions' hook calls into each function
+ * before they inline it, so a function inlined into another brings its hook
+ * calls along. Dropping the host from the gated set (gcc's exclude list)
+ * leaves them there: every call of the host then pays for a frame, saved
+ * registers and the hooks' arguments, even where the inlined callee's branch
+ * is not taken. On SQLite, sqlite3VdbeRecordCompare inlined into the dropped
+ * vdbeRecordCompareInt cost that function 68 % more instructions, 16.8 M in
+ * a run whose kept gates' own hooks took 11.6 M (bench/README.md, "Gates
+ * inlined into dropped functions").
+ *
+ * The profile cannot see this: it names the gates that ran, not where their
+ * code sits. The machine code does. objdump, which perf annotate also
+ * reads, disassembles the program; each call of the entry hook has its
+ * first argument, the gated function's address, loaded a few instructions
+ * before: `lea f(%rip),%reg` (objdump names the target), or `mov $addr,%reg`
+ * in code that is not position-independent, then moved into %rdi. A call in
+ * one function's code with another function's address is that function,
+ * inlined. The scan follows registers along the code as written, not along
+ * its branches: a load on one branch and a call on another can pair wrongly,
+ * at worst dropping one function more. x86-64 only. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "inlined_hooks.h"
+#include "map.h"
+
+extern char **environ;
+
+/* The sixteen general registers, by any of their names' 64- or 32-bit
+ * forms; -1 for anything else. */
+static int reg_index(const char *s, size_t n)
+{
+	static const char *const r64[] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi" };
+	static const char *const r32[] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+	if (n < 2 || s[0] != '%')
+		return -1;
+	s++, n--;
+	for (int i = 0; i < 8; i++)
+		if (n == 3 && (!memcmp(s, r64[i], 3) || !memcmp(s, r32[i], 3)))
+			return i;
+	if (s[0] == 'r' && n >= 2 && s[1] >= '0' && s[1] <= '9') {
+		int k = s[1] - '0';
+		size_t used = 2;
+		if (n >= 3 && s[2] >= '0' && s[2] <= '9')
+			k = k * 10 + (s[2] - '0'), used = 3;
+		if (k >= 8 && k <= 15 && (n == used || (n == used + 1 && s[used] == 'd')))
+			return k;
+	}
+	return -1;
+}
+
+#define X86_RDI 7
+/* clobbered by a call (System V): rax rcx rdx rsi rdi r8-r11 */
+static const int caller_saved[] = { 0, 1, 2, 6, 7, 8, 9, 10, 11 };
+
+/* A function's name without the suffix of a compiler's clone of it
+ * (`f.part.0`, `f.cold`; demangled C++: `f(int) [clone .isra.0]`). */
+static char *base_name(const char *s)
+{
+	const char *clone = strstr(s, " [clone ");
+	size_t n = clone ? (size_t)(clone - s) : strlen(s);
+	if (!clone && !strchr(s, '(')) {
+		const char *dot = strchr(s, '.');
+		if (dot && dot != s)
+			n = (size_t)(dot - s);
+	}
+	return strndup(s, n);
+}
+
+/* Run argv with its standard output on a pipe (standard error discarded:
+ * a failure is told by its exit status). NULL when it cannot start. */
+static FILE *spawn_reader(char *const argv[], pid_t *pid)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return NULL;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	int rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
+		errno = rc;
+		return NULL;
+	}
+	FILE *f = fdopen(fds[0], "r");
+	if (!f)
+		close(fds[0]);
+	return f;
+}
+
+static int reaped_ok(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* The binary's GNU build id, as hex, from readelf; "" when it has none. 0,
+ * or -1 after one line. */
+static int binary_build_id(const char *binary, char *out, size_t n)
+{
+	char *argv[] = { "readelf", "-n", "-W", (char *)binary, NULL };
+	pid_t pid;
+	FILE *f = spawn_reader(argv, &pid);
+	if (!f) {
+		cli_error("select: --binary: cannot run readelf (binutils): %s", strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	out[0] = '\0';
+	while (getline(&line, &cap, f) > 0) {
+		const char *s = strstr(line, "Build ID: ");
+		if (s && !out[0])
+			snprintf(out, n, "%.*s", (int)strcspn(s + 10, " \n"), s + 10);
+	}
+	free(line);
+	fclose(f);
+	if (!reaped_ok(pid)) {
+		cli_error("select: --binary: %s: readelf cannot read it: not an ELF file?", binary);
+		return -1;
+	}
+	return 0;
+}
+
+typedef struct scan {
+	pp__map_t starts;     /* function start address -> index in names */
+	char **names;        /* every function's name as objdump gives it */
+	size_t nnames, cap;
+	uint64_t *calls;     /* (host name index, key address) pairs */
+	size_t ncalls, capcalls;
+} scan_t;
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 256;
+	void *m = realloc(*v, c * size);
+	if (!m)
+		return -1;
+	*v = m;
+	*cap = c;
+	return 0;
+}
+
+/* One line of `objdump -d -w -C --no-show-raw-insn`: a function's header
+ * (`addr <name>:`) or an instruction (`  addr:\tmnem ops  # target <sym>`).
+ * reg[] holds what each register was last loaded with (an address, or 0
+ * for unknown). */
+static int scan_line(scan_t *s, char *line, uint64_t reg[16])
+{
+	size_t len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
+		line[--len] = '\0';
+	char *end;
+	if (line[0] != ' ') {
+		uint64_t addr = strtoull(line, &end, 16);
+		if (end == line || strncmp(end, " <", 2) || len < 3 || strcmp(line + len - 2, ">:"))
+			return 0;
+		line[len - 2] = '\0';
+		memset(reg, 0, 16 * sizeof *reg);
+		if (grow((void **)&s->names, &s->cap, s->nnames, sizeof *s->names) != 0 ||
+		    !(s->names[s->nnames] = strdup(end + 2)))
+			return -1;
+		uint32_t idx = (uint32_t)s->nnames++;
+		uint32_t old;
+		if (!pp__map_get(&s->starts, addr, &old) && pp__map_put(&s->starts, addr, idx) != 0)
+			return -1;
+		return 0;
+	}
+	char *tab = strchr(line, '\t');
+	if (!tab || !s->nnames)
+		return 0;
+	char *mnem = tab + 1, *ops = mnem + strcspn(mnem, " ");
+	size_t mlen = (size_t)(ops - mnem);
+	ops += strspn(ops, " ");
+	char *comment = strstr(ops, "# ");
+	size_t olen = comment ? (size_t)(comment - ops) : strlen(ops);
+	while (olen && ops[olen - 1] == ' ')
+		olen--;
+	if (mlen >= 4 && !strncmp(mnem, "call", 4)) {
+		if (strstr(ops, "<__cyg_profile_func_enter>") || strstr(ops, "<__cyg_profile_func_enter@plt>")) {
+			if (reg[X86_RDI]) {
+				if (grow((void **)&s->calls, &s->capcalls, s->ncalls + 1, sizeof *s->calls) != 0)
+					return -1;
+				s->calls[s->ncalls++] = s->nnames - 1;
+				s->calls[s->ncalls++] = reg[X86_RDI];
+			}
+		}
+		for (size_t i = 0; i < sizeof caller_saved / sizeof *caller_saved; i++)
+			reg[caller_saved[i]] = 0;
+		return 0;
+	}
+	/* the destination: the last operand (AT&T order) */
+	char *comma = NULL;
+	int depth = 0;
+	for (size_t i = 0; i < olen; i++) {
+		if (ops[i] == '(')
+			depth++;
+		else if (ops[i] == ')')
+			depth--;
+		else if (ops[i] == ',' && depth == 0)
+			comma = ops + i;
+	}
+	const char *dst = comma ? comma + 1 : ops;
+	int d = reg_index(dst, (size_t)(ops + olen - dst));
+	if (d < 0)
+		return 0;
+	uint64_t value = 0;
+	if (mlen == 3 && !strncmp(mnem, "lea", 3) && comment && strstr(ops, "(%rip)"))
+		value = strtoull(comment + 2, NULL, 16);
+	else if (mlen >= 3 && !strncmp(mnem, "mov", 3) && comma && ops[0] == '$')
+		value = strtoull(ops + 1, NULL, 16);
+	else if (mlen >= 3 && !strncmp(mnem, "mov", 3) && comma) {
+		int from = reg_index(ops, (size_t)(comma - ops));
+		if (from >= 0)
+			value = reg[from];
+	}
+	reg[d] = value;
+	return 0;
+}
+
+void pp__inlined_free(pp__inlined_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].host);
+		free(v[i].key);
+	}
+	free(v);
+}
+
+static void scan_free(scan_t *s)
+{
+	for (size_t i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->calls);
+	pp__map_free(&s->starts);
+}
+
+/* The calls' pairs, named, each once, a function's own hooks left out. */
+static int pairs_of(const scan_t *s, pp__inlined_t **out, size_t *n)
+{
+	pp__inlined_t *v = NULL;
+	size_t nv = 0, cap = 0;
+	for (size_t i = 0; i < s->ncalls; i += 2) {
+		uint32_t k;
+		if (!pp__map_get(&s->starts, s->calls[i + 1], &k))
+			continue; /* not a function's start: not a key */
+		char *host = base_name(s->names[s->calls[i]]), *key = base_name(s->names[k]);
+		int keep = host && key && strcmp(host, key);
+		for (size_t j = 0; keep && j < nv; j++)
+			keep = strcmp(v[j].host, host) || strcmp(v[j].key, key);
+		if (keep && grow((void **)&v, &cap, nv, sizeof *v) == 0) {
+			v[nv++] = (pp__inlined_t){ host, key };
+			continue;
+		}
+		int failed = !host || !key || keep;
+		free(host);
+		free(key);
+		if (failed) {
+			pp__inlined_free(v, nv);
+			return -1;
+		}
+	}
+	*out = v;
+	*n = nv;
+	return 0;
+}
+
+int pp__inlined_hooks(const char *binary, const char *build_id, pp__inlined_t **out, size_t *n)
+{
+	int fd = open(binary, O_RDONLY | O_CLOEXEC);
+	unsigned char magic[4] = { 0 };
+	if (fd < 0 || read(fd, magic, 4) != 4 || memcmp(magic, "\177ELF", 4)) {
+		cli_error("select: --binary: %s: %s", binary, fd < 0 ? strerror(errno) : "not an ELF file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	char id[128];
+	if (binary_build_id(binary, id, sizeof id) != 0)
+		return -1;
+	if (build_id && build_id[0] && strncmp(id, build_id, strlen(build_id))) {
+		cli_error("select: --binary: %s is not the profile's program (build id %s, the profile's %s)",
+			  binary, id[0] ? id : "none", build_id);
+		return -1;
+	}
+	char *argv[] = { "objdump", "-d", "-w", "-C", "--no-show-raw-insn", (char *)binary, NULL };
+	pid_t pid;
+	FILE *f = spawn_reader(argv, &pid);
+	if (!f) {
+		cli_error("select: --binary: cannot run objdump (binutils): %s", strerror(errno));
+		return -1;
+	}
+	scan_t s = { 0 };
+	uint64_t reg[16] = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	while (rc == 0 && getline(&line, &cap, f) > 0)
+		rc = scan_line(&s, line, reg);
+	free(line);
+	fclose(f); /* a reader that stopped early ends objdump by a broken pipe */
+	int ok = reaped_ok(pid);
+	if (rc != 0)
+		cli_error("select: --binary: out of memory");
+	else if (!ok)
+		cli_error("select: --binary: objdump could not disassemble %s", binary);
+	else if ((rc = pairs_of(&s, out, n)) != 0)
+		cli_error("select: --binary: out of memory");
+	scan_free(&s);
+	return rc == 0 && ok ? 0 : -1;
+}
