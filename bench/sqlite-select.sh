@@ -2,8 +2,10 @@
 # The README's workflow on a real program: SQLite and tests/e2e/driver.c
 # (ROWS rows, default 50 000) built plain and through cyg (gcc -O2) with
 # every function gated, run once timed, `pathprof select --budget 5%
-# --format gcc`, then rebuilt with the list as gcc's exclude list; and the
-# build with every function gated run under PATHPROF_BUDGET=5% instead.
+# --format gcc`, then rebuilt with the list as gcc's exclude list
+# ("selected"), and with the list `--binary` adds to it, the kept functions
+# gcc inlined into dropped ones ("binary"); and the build with every
+# function gated run under PATHPROF_BUDGET=5% instead.
 # Process wall time and CPU time (user + system, from wait4: it also
 # counts the runtime's own threads, the budget's among them, which the wall
 # time of a two-core machine hides) of each, counting only and timed,
@@ -42,7 +44,12 @@ rm -f "$tmp/db"
 PATHPROF_TIMING=on PATHPROF_OUT="$tmp/all.pathprof" "$tmp/all" --db "$tmp/db" --rows "$rows" >/dev/null
 "$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --format gcc >"$tmp/drop" 2>"$tmp/select.err"
 cat "$tmp/select.err" >&2
-build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop")"
+"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --binary "$tmp/all" --format gcc \
+	>"$tmp/drop-binary" 2>"$tmp/select-binary.err"
+grep -v "also drops the kept" "$tmp/select-binary.err" >&2 || true
+build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop")" &
+build_prog binary cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop-binary")"
+wait
 # one row: NAME TIMING EXE [BUDGET] -> "NAME wall_ns"
 row() {
 	rm -f "$tmp/db"
@@ -70,12 +77,14 @@ run_row() {
 	3) row all-budget on "$tmp/all" 5% ;;
 	4) row selected-off off "$tmp/selected" ;;
 	5) row selected-on on "$tmp/selected" ;;
+	6) row binary-off off "$tmp/binary" ;;
+	7) row binary-on on "$tmp/binary" ;;
 	esac
 }
 while [ "$i" -lt "$runs" ]; do
 	k=0
-	while [ "$k" -lt 6 ]; do
-		run_row $(((i + k) % 6))
+	while [ "$k" -lt 8 ]; do
+		run_row $(((i + k) % 8))
 		k=$((k + 1))
 	done
 	i=$((i + 1))
@@ -86,7 +95,8 @@ rows = table.read(sys.argv[1])
 med = lambda k, i: statistics.median(r[i] for r in rows[k])
 print("| build | timing | wall, ms (median) | x plain | CPU, ms (median) | x plain |")
 print("|---|---|---|---|---|---|")
-for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on"]:
+for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on",
+          "binary-off", "binary-on"]:
     name, _, timing = k.partition("-")
     print("| %s | %s | %.0f | %.2f | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
           med(k, 0) / med("plain", 0), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
