@@ -14,9 +14,10 @@
  * out 0 (a loop calling a 5 ns helper 200 000 times, under ASan). The rule
  * is what it says: docs/guides/selection.md.
  *
- * A cyg build's gate inlined into a dropped function keeps its hooks there
- * (inlined_hooks.c): --binary reads them from the program and drops such a
- * function too, until no kept function's hooks sit in a dropped one. */
+ * A cyg or plugin build's gate inlined into a dropped function keeps its
+ * hooks there (inlined_hooks.c): --binary reads them from the program and
+ * drops such a function too, until no kept function's hooks sit in a
+ * dropped one. */
 #define SELECT_MIN_CALLS 1000u
 #include <getopt.h>
 #include <stdlib.h>
@@ -39,16 +40,17 @@ static const char help_text[] =
 	"more than PCT percent of all the work (the compensated self times), the\n"
 	"kept function whose gates cost most for its work goes too. With --binary,\n"
 	"a kept function the compiler inlined into a dropped one goes as well.\n"
-	"Writes the list\n"
-	"for the next build or run, and on standard error what dropping them saves.\n"
+	"Writes the list for the next build or run, and on standard error what\n"
+	"dropping them saves.\n"
 	"\n"
 	"options:\n"
 	"  --budget PCT   the share of a function's work its gates may cost (0-100)\n"
-	"  --binary EXE   the profile's program (cyg): its machine code says which\n"
-	"                 gated functions were inlined into others; one inlined\n"
-	"                 into a dropped function keeps its hooks there, which cost\n"
-	"                 that function's every call, so it is dropped too\n"
-	"                 (needs objdump and readelf, binutils)\n"
+	"  --binary EXE   the profile's program (cyg, plugin): its machine code\n"
+	"                 says which gated functions were inlined into others;\n"
+	"                 one inlined into a dropped function keeps its gate there,\n"
+	"                 which costs that function's every call, so it is\n"
+	"                 dropped too (needs objdump, readelf and c++filt:\n"
+	"                 binutils)\n"
 	"  --format FMT   'names' (default): the dropped functions, one a line,\n"
 	"                 for pathprof-cc --exclude-functions=@FILE (cyg, raii);\n"
 	"                 'exclude': one line '!f,!g,...' for PATHPROF_FUNCTIONS or\n"
@@ -140,6 +142,16 @@ static size_t row_named(const pp_profile_t *p, const pp__fn_row_t *rows, size_t 
 	return n;
 }
 
+/* The row whose plugin key is hash (its name taken as mangled: exact for
+ * C), or n. */
+static size_t row_keyed(const pp_profile_t *p, const pp__fn_row_t *rows, size_t n, uint64_t hash)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pp__plugin_key(pp__report_name(p, rows[i].name)) == hash)
+			return i;
+	return n;
+}
+
 /* Is s one of the n names in v? */
 static int named_in(char *const *v, size_t n, const char *s)
 {
@@ -158,14 +170,15 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 			 const pp__fn_row_t *rows, size_t n, char *drop, double cost, double *dropped_cost,
 			 char ***extra, size_t *nextra)
 {
-	if (strcmp(p->frontend, "cyg")) {
-		cli_error("select: --binary: %s was gated through %s: only -finstrument-functions (cyg) "
-			  "leaves hook calls in inlined code", path, p->frontend);
+	int plugin = !strcmp(p->frontend, "plugin");
+	if (strcmp(p->frontend, "cyg") && !plugin) {
+		cli_error("select: --binary: %s was gated through %s: only cyg's hooks and the plugin's "
+			  "gates are inlined with their functions", path, p->frontend);
 		return -1;
 	}
 	pp__inlined_t *v;
 	size_t nv;
-	if (pp__inlined_hooks(binary, p->build_id, &v, &nv) != 0)
+	if (pp__inlined_hooks(binary, p->build_id, plugin, &v, &nv) != 0)
 		return -1;
 	char **x = calloc(nv ? nv : 1, sizeof *x);
 	size_t nx = 0;
@@ -173,13 +186,14 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 	for (int changed = x != NULL; changed;) {
 		changed = 0;
 		for (size_t i = 0; i < nv; i++) {
-			size_t host = row_named(p, rows, n, v[i].host), key = row_named(p, rows, n, v[i].key);
+			size_t host = row_named(p, rows, n, v[i].host);
+			size_t key = v[i].key ? row_named(p, rows, n, v[i].key) : row_keyed(p, rows, n, v[i].hash);
 			if (!(host < n ? drop[host] : named_in(x, nx, v[i].host)))
 				continue;
 			if (key < n && !drop[key]) {
 				drop[key] = 1;
 				*dropped_cost += (double)rows[key].calls * cost;
-			} else if (key == n && !named_in(x, nx, v[i].key)) {
+			} else if (key == n && v[i].key && !named_in(x, nx, v[i].key)) {
 				if (!(x[nx++] = strdup(v[i].key))) {
 					changed = 0;
 					break;

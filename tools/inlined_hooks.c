@@ -8,16 +8,20 @@
  * a run whose kept gates' own hooks took 11.6 M (bench/README.md, "Gates
  * inlined into dropped functions").
  *
+ * The LLVM plugin's pass runs before inlining too, and its gates do the same.
+ *
  * The profile cannot see this: it names the gates that ran, not where their
  * code sits. The machine code does. objdump, which perf annotate also
  * reads, disassembles the program; each call of the entry hook has its
- * first argument, the gated function's address, loaded a few instructions
- * before: `lea f(%rip),%reg` (objdump names the target), or `mov $addr,%reg`
- * in code that is not position-independent, then moved into %rdi. A call in
- * one function's code with another function's address is that function,
- * inlined. The scan follows registers along the code as written, not along
- * its branches: a load on one branch and a call on another can pair wrongly,
- * at worst dropping one function more. x86-64 only. */
+ * first argument loaded a few instructions before, then moved into %rdi:
+ * for cyg the gated function's address (`lea f(%rip),%reg`, or `mov
+ * $addr,%reg` in code that is not position-independent), for the plugin
+ * its key, the FNV-1a hash of its mangled name (`movabs $key,%reg`;
+ * frontends/plugin/select.cpp). A call in one function's code for another
+ * function is that function, inlined. The scan follows registers along the
+ * code as written, not along its branches: a load on one branch and a call
+ * on another can pair wrongly, at worst dropping one function more. Names
+ * are demangled by c++filt, as objdump -C would. x86-64 only. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -62,29 +66,37 @@ static int reg_index(const char *s, size_t n)
 /* clobbered by a call (System V): rax rcx rdx rsi rdi r8-r11 */
 static const int caller_saved[] = { 0, 1, 2, 6, 7, 8, 9, 10, 11 };
 
-/* A function's name without the suffix of a compiler's clone of it
- * (`f.part.0`, `f.cold`; demangled C++: `f(int) [clone .isra.0]`). */
-static char *base_name(const char *s)
+/* A (mangled) function name without the suffix of a compiler's clone of
+ * it (`f.part.0`, `f.cold`, `_Z1fi.isra.0`): no C or C++ identifier holds
+ * a dot. */
+static size_t base_len(const char *s)
 {
-	const char *clone = strstr(s, " [clone ");
-	size_t n = clone ? (size_t)(clone - s) : strlen(s);
-	if (!clone && !strchr(s, '(')) {
-		const char *dot = strchr(s, '.');
-		if (dot && dot != s)
-			n = (size_t)(dot - s);
-	}
-	return strndup(s, n);
+	const char *dot = strchr(s, '.');
+	return dot && dot != s ? (size_t)(dot - s) : strlen(s);
 }
 
-/* Run argv with its standard output on a pipe (standard error discarded:
- * a failure is told by its exit status). NULL when it cannot start. */
-static FILE *spawn_reader(char *const argv[], pid_t *pid)
+uint64_t pp__plugin_key(const char *mangled)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0, n = base_len(mangled); i < n; i++) {
+		h ^= (unsigned char)mangled[i];
+		h *= 0x100000001b3ull;
+	}
+	return h ? h : 1;
+}
+
+/* Run argv with its standard output on a pipe, its standard input from
+ * the file in (or none), standard error discarded (a failure is told by
+ * its exit status). NULL when it cannot start. */
+static FILE *spawn_reader(char *const argv[], FILE *in, pid_t *pid)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return NULL;
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
+	if (in)
+		posix_spawn_file_actions_adddup2(&fa, fileno(in), 0);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	int rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
@@ -116,7 +128,7 @@ static int binary_build_id(const char *binary, char *out, size_t n)
 {
 	char *argv[] = { "readelf", "-n", "-W", (char *)binary, NULL };
 	pid_t pid;
-	FILE *f = spawn_reader(argv, &pid);
+	FILE *f = spawn_reader(argv, NULL, &pid);
 	if (!f) {
 		cli_error("select: --binary: cannot run readelf (binutils): %s", strerror(errno));
 		return -1;
@@ -139,7 +151,9 @@ static int binary_build_id(const char *binary, char *out, size_t n)
 }
 
 typedef struct scan {
-	pp__map_t starts;     /* function start address -> index in names */
+	const char *hook;     /* "<name>" of the entry hook, its operand as objdump prints it */
+	int plugin;           /* the plugin's keys (name hashes), not cyg's addresses */
+	pp__map_t starts;     /* function start address, or plugin key -> index in names */
 	char **names;        /* every function's name as objdump gives it */
 	size_t nnames, cap;
 	uint64_t *calls;     /* (host name index, key address) pairs */
@@ -180,7 +194,8 @@ static int scan_line(scan_t *s, char *line, uint64_t reg[16])
 			return -1;
 		uint32_t idx = (uint32_t)s->nnames++;
 		uint32_t old;
-		if (!pp__map_get(&s->starts, addr, &old) && pp__map_put(&s->starts, addr, idx) != 0)
+		uint64_t k = s->plugin ? pp__plugin_key(s->names[idx]) : addr;
+		if (!pp__map_get(&s->starts, k, &old) && pp__map_put(&s->starts, k, idx) != 0)
 			return -1;
 		return 0;
 	}
@@ -195,7 +210,9 @@ static int scan_line(scan_t *s, char *line, uint64_t reg[16])
 	while (olen && ops[olen - 1] == ' ')
 		olen--;
 	if (mlen >= 4 && !strncmp(mnem, "call", 4)) {
-		if (strstr(ops, "<__cyg_profile_func_enter>") || strstr(ops, "<__cyg_profile_func_enter@plt>")) {
+		const char *at = strstr(ops, s->hook);
+		size_t hl = strlen(s->hook);
+		if (at && (at[hl] == '>' || !strncmp(at + hl, "@plt>", 5))) {
 			if (reg[X86_RDI]) {
 				if (grow((void **)&s->calls, &s->capcalls, s->ncalls + 1, sizeof *s->calls) != 0)
 					return -1;
@@ -254,24 +271,31 @@ static void scan_free(scan_t *s)
 	pp__map_free(&s->starts);
 }
 
-/* The calls' pairs, named, each once, a function's own hooks left out. */
+/* The calls' pairs, named (mangled), each once, a function's own hooks
+ * left out. */
 static int pairs_of(const scan_t *s, pp__inlined_t **out, size_t *n)
 {
 	pp__inlined_t *v = NULL;
 	size_t nv = 0, cap = 0;
 	for (size_t i = 0; i < s->ncalls; i += 2) {
 		uint32_t k;
-		if (!pp__map_get(&s->starts, s->calls[i + 1], &k))
+		int named = pp__map_get(&s->starts, s->calls[i + 1], &k);
+		if (!named && !s->plugin)
 			continue; /* not a function's start: not a key */
-		char *host = base_name(s->names[s->calls[i]]), *key = base_name(s->names[k]);
-		int keep = host && key && strcmp(host, key);
-		for (size_t j = 0; keep && j < nv; j++)
-			keep = strcmp(v[j].host, host) || strcmp(v[j].key, key);
+		const char *h = s->names[s->calls[i]], *g = named ? s->names[k] : NULL;
+		uint64_t hash = s->plugin ? s->calls[i + 1] : 0;
+		char *host = strndup(h, base_len(h)), *key = g ? strndup(g, base_len(g)) : NULL;
+		/* a function's own gate is not an inlined one */
+		int own = s->plugin ? host && pp__plugin_key(host) == hash : host && key && !strcmp(host, key);
+		int keep = host && (key || !g) && !own;
+		for (size_t j = 0; keep && j < nv; j++) /* once: the same host, key and hash */
+			keep = strcmp(v[j].host, host) || v[j].hash != hash ||
+			       (key && v[j].key ? strcmp(v[j].key, key) != 0 : v[j].key != key);
 		if (keep && grow((void **)&v, &cap, nv, sizeof *v) == 0) {
-			v[nv++] = (pp__inlined_t){ host, key };
+			v[nv++] = (pp__inlined_t){ host, key, hash };
 			continue;
 		}
-		int failed = !host || !key || keep;
+		int failed = !host || (g && !key) || keep;
 		free(host);
 		free(key);
 		if (failed) {
@@ -284,7 +308,71 @@ static int pairs_of(const scan_t *s, pp__inlined_t **out, size_t *n)
 	return 0;
 }
 
-int pp__inlined_hooks(const char *binary, const char *build_id, pp__inlined_t **out, size_t *n)
+/* The pairs' C++ names demangled, by c++filt (binutils' demangler, the
+ * one objdump -C uses), each name one line in and one line out. 0, or -1
+ * after one line. */
+static int demangle_pairs(pp__inlined_t *v, size_t n)
+{
+	FILE *in = tmpfile();
+	size_t mangled = 0;
+	for (size_t i = 0; in && i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			const char *name = k ? v[i].key : v[i].host;
+			if (name && !strncmp(name, "_Z", 2))
+				fprintf(in, "%s\n", name), mangled++;
+		}
+	if (!mangled) {
+		if (in)
+			fclose(in);
+		return 0;
+	}
+	if (!in || fflush(in) != 0 || fseek(in, 0, SEEK_SET) != 0) {
+		cli_error("select: --binary: cannot write a temporary file: %s", strerror(errno));
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	char *argv[] = { "c++filt", NULL };
+	pid_t pid;
+	FILE *f = spawn_reader(argv, in, &pid);
+	fclose(in);
+	if (!f) {
+		cli_error("select: --binary: cannot run c++filt (binutils): %s", strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		for (int k = 0; rc == 0 && k < 2; k++) {
+			char **name = k ? &v[i].key : &v[i].host;
+			if (!*name || strncmp(*name, "_Z", 2))
+				continue;
+			ssize_t len = getline(&line, &cap, f);
+			if (len <= 0) {
+				rc = -1;
+				break;
+			}
+			line[strcspn(line, "\n")] = '\0';
+			char *d = strdup(line);
+			if (!d) {
+				rc = -1;
+				break;
+			}
+			free(*name);
+			*name = d;
+		}
+	free(line);
+	fclose(f);
+	if (!reaped_ok(pid) || rc != 0) {
+		cli_error("select: --binary: c++filt did not demangle the program's names");
+		return -1;
+	}
+	return 0;
+}
+
+int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__inlined_t **out,
+		      size_t *n)
 {
 	int fd = open(binary, O_RDONLY | O_CLOEXEC);
 	unsigned char magic[4] = { 0 };
@@ -303,14 +391,14 @@ int pp__inlined_hooks(const char *binary, const char *build_id, pp__inlined_t **
 			  binary, id[0] ? id : "none", build_id);
 		return -1;
 	}
-	char *argv[] = { "objdump", "-d", "-w", "-C", "--no-show-raw-insn", (char *)binary, NULL };
+	char *argv[] = { "objdump", "-d", "-w", "--no-show-raw-insn", (char *)binary, NULL };
 	pid_t pid;
-	FILE *f = spawn_reader(argv, &pid);
+	FILE *f = spawn_reader(argv, NULL, &pid);
 	if (!f) {
 		cli_error("select: --binary: cannot run objdump (binutils): %s", strerror(errno));
 		return -1;
 	}
-	scan_t s = { 0 };
+	scan_t s = { .hook = plugin ? "<pp_plugin_enter" : "<__cyg_profile_func_enter", .plugin = plugin };
 	uint64_t reg[16] = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
@@ -326,6 +414,8 @@ int pp__inlined_hooks(const char *binary, const char *build_id, pp__inlined_t **
 		cli_error("select: --binary: objdump could not disassemble %s", binary);
 	else if ((rc = pairs_of(&s, out, n)) != 0)
 		cli_error("select: --binary: out of memory");
+	else if ((rc = demangle_pairs(*out, *n)) != 0)
+		pp__inlined_free(*out, *n);
 	scan_free(&s);
 	return rc == 0 && ok ? 0 : -1;
 }

@@ -5,11 +5,14 @@
 # inlined in host with their hooks. Without --binary the list is host
 # alone, and gcc's rebuild with it still calls four hooks in host's code;
 # with it the list adds slow_path and never_run, and the rebuild calls none
-# there. A binary that is not the profile's program, not ELF or missing,
-# and a profile of another injector are refused in one line.
-# usage: select_inlined.sh PATHPROF MKPROF WRAPPER SRCDIR WORKDIR
+# there. The same through the LLVM plugin when PLUGIN_CC is given (every
+# function gated, then rebuilt with the kept list: slow_path's gate stays in
+# host's code unless --binary takes it off the list). A binary that is not
+# the profile's program, not ELF or missing, and a profile of another
+# injector are refused in one line.
+# usage: select_inlined.sh PATHPROF MKPROF WRAPPER SRCDIR WORKDIR [PLUGIN_CC]
 set -u
-pp=$1 mkprof=$2 wrapper=$3 src=$4 dir=$5
+pp=$1 mkprof=$2 wrapper=$3 src=$4 dir=$5 plugin_cc=${6:-}
 # Meson passes build-tree paths relative to where the test starts
 case $pp in /*) ;; *) pp=$PWD/$pp ;; esac
 case $mkprof in /*) ;; *) mkprof=$PWD/$mkprof ;; esac
@@ -20,9 +23,9 @@ build() { # OUT [EXCLUDE-LIST]
 	"$wrapper" --via=cyg gcc -O2 ${2:+-finstrument-functions-exclude-function-list="$2"} \
 		"$src/tests/report/inlined.c" -o "$1" >build.log 2>&1 || { fail "build $1: $(cat build.log)"; exit 1; }
 }
-hooks_in_host() { # EXE -> hook calls in host's own code
-	objdump -d -w --no-show-raw-insn "$1" | awk '/^[0-9a-f]+ <host>:$/ {on = 1; next} /^$/ {on = 0}
-		on && /call.*<__cyg_profile_func_(enter|exit)>/ {n++} END {print n + 0}'
+hooks_in_host() { # EXE [HOOKS] -> hook calls in host's own code
+	objdump -d -w --no-show-raw-insn "$1" | awk -v re="call.*<(${2:-__cyg_profile_func_enter|__cyg_profile_func_exit})>" '
+		/^[0-9a-f]+ <host>:$/ {on = 1; next} /^$/ {on = 0} on && $0 ~ re {n++} END {print n + 0}'
 }
 build prog
 PATHPROF_TIMING=on PATHPROF_OUT=prog.pathprof ./prog >/dev/null || fail "run"
@@ -59,6 +62,25 @@ refused "select: --binary: ./prog-bin is not the profile's program (build id " p
 refused "select: --binary: $src/tests/report/inlined.c: not an ELF file" prog.pathprof --binary "$src/tests/report/inlined.c"
 refused "select: --binary: ./missing: No such file or directory" prog.pathprof --binary ./missing
 "$mkprof" nested-xray xray.pathprof || fail "mkprof"
-refused "select: --binary: xray.pathprof was gated through xray: only -finstrument-functions (cyg) leaves hook calls in inlined code" xray.pathprof --binary ./prog
+refused "select: --binary: xray.pathprof was gated through xray: only cyg's hooks and the plugin's gates are inlined with their functions" xray.pathprof --binary ./prog
+# the plugin: the kept list, and the gates left in host's code by each
+if [ -n "$plugin_cc" ]; then
+	"$wrapper" --via=plugin --plugin-mode=all "$plugin_cc" -O2 "$src/tests/report/inlined.c" -o pprog \
+		>build.log 2>&1 || fail "plugin build: $(cat build.log)"
+	PATHPROF_TIMING=on PATHPROF_OUT=pprog.pathprof ./pprog >/dev/null || fail "plugin run"
+	"$pp" select pprog.pathprof --format keep >keep.txt 2>/dev/null || fail "plugin select"
+	"$pp" select pprog.pathprof --format keep --binary ./pprog >keep-bin.txt 2>keep-bin.err ||
+		fail "plugin select --binary: $(cat keep-bin.err)"
+	[ "$(sort keep.txt | paste -sd, -)" = main,slow_path ] || fail "plugin kept '$(paste -sd, keep.txt)'"
+	[ "$(cat keep-bin.txt)" = main ] || fail "plugin --binary kept '$(paste -sd, keep-bin.txt)', expected main"
+	for l in keep keep-bin; do
+		"$wrapper" --via=plugin --plugin-list="$l.txt" "$plugin_cc" -O2 "$src/tests/report/inlined.c" \
+			-o "pprog-$l" >build.log 2>&1 || fail "plugin rebuild with $l.txt: $(cat build.log)"
+	done
+	[ "$(hooks_in_host pprog-keep pp_plugin_enter)" = 1 ] ||
+		fail "host rebuilt with the kept list calls pp_plugin_enter $(hooks_in_host pprog-keep pp_plugin_enter) times, expected 1 (slow_path's)"
+	[ "$(hooks_in_host pprog-keep-bin pp_plugin_enter)" = 0 ] ||
+		fail "host rebuilt with --binary's kept list calls pp_plugin_enter $(hooks_in_host pprog-keep-bin pp_plugin_enter) times, expected 0"
+fi
 [ "$fails" -eq 0 ] || { echo "select_inlined.sh: $fails check(s) failed"; exit 1; }
 echo "select_inlined.sh: ok"
