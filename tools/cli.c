@@ -191,3 +191,16 @@ int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path)
 	}
 	return CLI_OK;
 }
+
+int cli_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}

@@ -92,4 +92,8 @@ FILE *cli_output_open(const char *path);
  * Returns CLI_OK or CLI_FAIL. */
 int cli_output_close(FILE *f, const char *path);
 
+/* Room for n + 1 elements of size bytes in *arr, of *cap: doubled when
+ * full. 0, or -1 when out of memory (*arr is then unchanged). */
+int cli_grow(void **arr, size_t *cap, size_t n, size_t size);
+
 #endif

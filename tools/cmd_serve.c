@@ -143,25 +143,12 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *p = realloc(*arr, c * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
 static known_t *known_of(server_t *s, uint64_t pid, uint64_t start_ns)
 {
 	for (size_t i = 0; i < s->nknown; i++)
 		if (s->known[i].pid == pid && s->known[i].start_ns == start_ns)
 			return &s->known[i];
-	if (grow((void **)&s->known, &s->capknown, s->nknown, sizeof *s->known) != 0)
+	if (cli_grow((void **)&s->known, &s->capknown, s->nknown, sizeof *s->known) != 0)
 		return NULL;
 	known_t *k = &s->known[s->nknown++];
 	memset(k, 0, sizeof *k);
@@ -181,7 +168,7 @@ static void skip(server_t *s, const char *object, uint64_t ino, const char *why)
 			return;
 		}
 	}
-	if (grow((void **)&s->skipped, &s->capskipped, s->nskipped, sizeof *s->skipped) == 0) {
+	if (cli_grow((void **)&s->skipped, &s->capskipped, s->nskipped, sizeof *s->skipped) == 0) {
 		skipped_t *k = &s->skipped[s->nskipped++];
 		snprintf(k->object, sizeof k->object, "%s", object);
 		k->ino = ino;
@@ -267,7 +254,7 @@ static int collect(server_t *s, metrics_proc_t **procs, size_t *n)
 		s->known[i].seen = 0;
 	if (s->ntargets) {
 		for (int i = 0; i < s->ntargets; i++) {
-			if (grow((void **)procs, &cap, *n, sizeof **procs) != 0 ||
+			if (cli_grow((void **)procs, &cap, *n, sizeof **procs) != 0 ||
 			    take(s, s->targets[i], 0, *procs, n) != 0)
 				return -1;
 		}
@@ -284,7 +271,7 @@ static int collect(server_t *s, metrics_proc_t **procs, size_t *n)
 				continue;
 			char name[300];
 			snprintf(name, sizeof name, "/%s", e->d_name);
-			if (grow((void **)procs, &cap, *n, sizeof **procs) != 0 ||
+			if (cli_grow((void **)procs, &cap, *n, sizeof **procs) != 0 ||
 			    take(s, name, ino, *procs, n) != 0) {
 				closedir(d);
 				return -1;

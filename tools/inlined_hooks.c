@@ -151,29 +151,16 @@ static int binary_build_id(const char *binary, char *out, size_t n)
 }
 
 typedef struct scan {
-	const char *hook;     /* "<name>" of the entry hook, its operand as objdump prints it */
-	int plugin;           /* the plugin's keys (name hashes), not cyg's addresses */
-	pp__map_t starts;     /* function start address, or plugin key -> index in names */
-	char **names;        /* every function's name as objdump gives it */
+	const char *hook; /* "<name" of the entry hook, as objdump prints its calls */
+	int plugin;       /* the plugin's keys (name hashes), not cyg's addresses */
+	pp__map_t starts; /* function start address, or plugin key -> index in names */
+	char **names;     /* every function's name as objdump gives it */
 	size_t nnames, cap;
-	uint64_t *calls;     /* (host name index, key address) pairs */
+	uint64_t *calls;  /* (host name index, key address or hash) pairs */
 	size_t ncalls, capcalls;
 } scan_t;
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 256;
-	void *m = realloc(*v, c * size);
-	if (!m)
-		return -1;
-	*v = m;
-	*cap = c;
-	return 0;
-}
-
-/* One line of `objdump -d -w -C --no-show-raw-insn`: a function's header
+/* One line of `objdump -d -w --no-show-raw-insn`: a function's header
  * (`addr <name>:`) or an instruction (`  addr:\tmnem ops  # target <sym>`).
  * reg[] holds what each register was last loaded with (an address, or 0
  * for unknown). */
@@ -189,7 +176,7 @@ static int scan_line(scan_t *s, char *line, uint64_t reg[16])
 			return 0;
 		line[len - 2] = '\0';
 		memset(reg, 0, 16 * sizeof *reg);
-		if (grow((void **)&s->names, &s->cap, s->nnames, sizeof *s->names) != 0 ||
+		if (cli_grow((void **)&s->names, &s->cap, s->nnames, sizeof *s->names) != 0 ||
 		    !(s->names[s->nnames] = strdup(end + 2)))
 			return -1;
 		uint32_t idx = (uint32_t)s->nnames++;
@@ -214,7 +201,7 @@ static int scan_line(scan_t *s, char *line, uint64_t reg[16])
 		size_t hl = strlen(s->hook);
 		if (at && (at[hl] == '>' || !strncmp(at + hl, "@plt>", 5))) {
 			if (reg[X86_RDI]) {
-				if (grow((void **)&s->calls, &s->capcalls, s->ncalls + 1, sizeof *s->calls) != 0)
+				if (cli_grow((void **)&s->calls, &s->capcalls, s->ncalls + 1, sizeof *s->calls) != 0)
 					return -1;
 				s->calls[s->ncalls++] = s->nnames - 1;
 				s->calls[s->ncalls++] = reg[X86_RDI];
@@ -291,7 +278,7 @@ static int pairs_of(const scan_t *s, pp__inlined_t **out, size_t *n)
 		for (size_t j = 0; keep && j < nv; j++) /* once: the same host, key and hash */
 			keep = strcmp(v[j].host, host) || v[j].hash != hash ||
 			       (key && v[j].key ? strcmp(v[j].key, key) != 0 : v[j].key != key);
-		if (keep && grow((void **)&v, &cap, nv, sizeof *v) == 0) {
+		if (keep && cli_grow((void **)&v, &cap, nv, sizeof *v) == 0) {
 			v[nv++] = (pp__inlined_t){ host, key, hash };
 			continue;
 		}
