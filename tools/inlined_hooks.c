@@ -156,6 +156,8 @@ typedef struct scan {
 	pp__map_t starts; /* function start address, or plugin key -> index in names */
 	char **names;     /* every function's name as objdump gives it */
 	size_t nnames, cap;
+	size_t nfuncs;    /* ... of them symbols (not a section's or a PLT entry's
+			   * name, which objdump makes up for a stripped file) */
 	uint64_t *calls;  /* (host name index, key address or hash) pairs */
 	size_t ncalls, capcalls;
 } scan_t;
@@ -180,6 +182,7 @@ static int scan_line(scan_t *s, char *line, uint64_t reg[16])
 		    !(s->names[s->nnames] = strdup(end + 2)))
 			return -1;
 		uint32_t idx = (uint32_t)s->nnames++;
+		s->nfuncs += s->names[idx][0] != '.' && !strchr(s->names[idx], '@');
 		uint32_t old;
 		uint64_t k = s->plugin ? pp__plugin_key(s->names[idx]) : addr;
 		if (!pp__map_get(&s->starts, k, &old) && pp__map_put(&s->starts, k, idx) != 0)
@@ -399,6 +402,9 @@ int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__
 		cli_error("select: --binary: out of memory");
 	else if (!ok)
 		cli_error("select: --binary: objdump could not disassemble %s", binary);
+	else if (!s.nfuncs)
+		cli_error("select: --binary: %s has no function symbols (stripped?): its code cannot say "
+			  "which function holds which gate", binary), ok = 0;
 	else if ((rc = pairs_of(&s, out, n)) != 0)
 		cli_error("select: --binary: out of memory");
 	else if ((rc = demangle_pairs(*out, *n)) != 0)
