@@ -1,5 +1,5 @@
 #!/bin/sh
-# pathprof select --binary on a real cyg build (tests/report/inlined.c, gcc
+# pathprof select --binary on a real cyg build (examples/inlined.c, gcc
 # -O2): host's gates cost more than its work and it is dropped; slow_path,
 # kept on its own figures, and never_run, which the run never gated, sit
 # inlined in host with their hooks. Without --binary the list is host
@@ -21,7 +21,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 build() { # OUT [EXCLUDE-LIST]
 	"$wrapper" --via=cyg gcc -O2 ${2:+-finstrument-functions-exclude-function-list="$2"} \
-		"$src/tests/report/inlined.c" -o "$1" >build.log 2>&1 || { fail "build $1: $(cat build.log)"; exit 1; }
+		"$src/examples/inlined.c" -o "$1" >build.log 2>&1 || { fail "build $1: $(cat build.log)"; exit 1; }
 }
 hooks_in_host() { # EXE [HOOKS] -> hook calls in host's own code
 	objdump -d -w --no-show-raw-insn "$1" | awk -v re="call.*<(${2:-__cyg_profile_func_enter|__cyg_profile_func_exit})>" '
@@ -59,7 +59,7 @@ refused() { # WHY SELECT-ARGS...
 	[ "$(wc -l <err)" = 1 ] && grep -qF "$why" err || fail "select $*: said '$(cat err)', expected '$why'"
 }
 refused "select: --binary: ./prog-bin is not the profile's program (build id " prog.pathprof --binary ./prog-bin
-refused "select: --binary: $src/tests/report/inlined.c: not an ELF file" prog.pathprof --binary "$src/tests/report/inlined.c"
+refused "select: --binary: $src/examples/inlined.c: not an ELF file" prog.pathprof --binary "$src/examples/inlined.c"
 refused "select: --binary: ./missing: No such file or directory" prog.pathprof --binary ./missing
 strip -o prog-stripped prog || fail "strip"
 refused "select: --binary: ./prog-stripped has no function symbols (stripped?)" prog.pathprof --binary ./prog-stripped
@@ -67,7 +67,7 @@ refused "select: --binary: ./prog-stripped has no function symbols (stripped?)" 
 refused "select: --binary: xray.pathprof was gated through xray: only cyg's hooks and the plugin's gates are inlined with their functions" xray.pathprof --binary ./prog
 # the plugin: the kept list, and the gates left in host's code by each
 if [ -n "$plugin_cc" ]; then
-	"$wrapper" --via=plugin --plugin-mode=all "$plugin_cc" -O2 "$src/tests/report/inlined.c" -o pprog \
+	"$wrapper" --via=plugin --plugin-mode=all "$plugin_cc" -O2 "$src/examples/inlined.c" -o pprog \
 		>build.log 2>&1 || fail "plugin build: $(cat build.log)"
 	PATHPROF_TIMING=on PATHPROF_OUT=pprog.pathprof ./pprog >/dev/null || fail "plugin run"
 	"$pp" select pprog.pathprof --format keep >keep.txt 2>/dev/null || fail "plugin select"
@@ -76,7 +76,7 @@ if [ -n "$plugin_cc" ]; then
 	[ "$(sort keep.txt | paste -sd, -)" = main,slow_path ] || fail "plugin kept '$(paste -sd, keep.txt)'"
 	[ "$(cat keep-bin.txt)" = main ] || fail "plugin --binary kept '$(paste -sd, keep-bin.txt)', expected main"
 	for l in keep keep-bin; do
-		"$wrapper" --via=plugin --plugin-list="$l.txt" "$plugin_cc" -O2 "$src/tests/report/inlined.c" \
+		"$wrapper" --via=plugin --plugin-list="$l.txt" "$plugin_cc" -O2 "$src/examples/inlined.c" \
 			-o "pprog-$l" >build.log 2>&1 || fail "plugin rebuild with $l.txt: $(cat build.log)"
 	done
 	[ "$(hooks_in_host pprog-keep pp_plugin_enter)" = 1 ] ||

@@ -1,10 +1,13 @@
-/* For select --binary (select_inlined.sh): host is called 1 000 000 times
- * and does a few ns of work, so its gates cost more than it holds and
- * select drops it; one call in 500 takes slow_path, a 20 us spin, whose
- * gates cost nothing next to that, and which GCC inlines into host with its
- * -finstrument-functions hooks (always_inline: the same in every GCC
- * version). never_run is inlined there too and never called: the run
- * cannot gate it, the next build would. */
+/* A gate inlined into a function that is not worth its own
+ * (docs/guides/selection.md, "Gates inlined into dropped functions";
+ * tests/report/select_inlined.sh). host is called 1 000 000 times and does
+ * a few ns of work, so its gates cost more than it holds and `pathprof
+ * select` drops it; one call in 500 takes slow_path, a 20 us spin, whose
+ * gates cost nothing next to that. The compiler inlines slow_path into host
+ * (always_inline: the same with every GCC and Clang), and with it the calls
+ * of its gate. never_run is inlined there too and never called: a run
+ * cannot gate it, the next build would. Prints the sum of host's results,
+ * the same on every run. */
 #include <stdio.h>
 #include <time.h>
 
@@ -17,9 +20,10 @@ __attribute__((no_instrument_function)) static long now_ns(void)
 
 static inline __attribute__((always_inline)) unsigned slow_path(unsigned x)
 {
+	volatile unsigned spin = x;
 	long end = now_ns() + 20000;
 	while (now_ns() < end)
-		x = x * 2654435761u + 1;
+		spin = spin * 2654435761u + 1;
 	return x & 1;
 }
 
