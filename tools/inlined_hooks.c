@@ -126,7 +126,7 @@ static int reaped_ok(pid_t pid)
  * or -1 after one line. */
 static int binary_build_id(const char *binary, char *out, size_t n)
 {
-	char *argv[] = { "readelf", "-n", "-W", (char *)binary, NULL };
+	char *argv[] = { "readelf", "-n", "-W", "--", (char *)binary, NULL };
 	pid_t pid;
 	FILE *f = spawn_reader(argv, NULL, &pid);
 	if (!f) {
@@ -364,15 +364,23 @@ static int demangle_pairs(pp__inlined_t *v, size_t n)
 int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__inlined_t **out,
 		      size_t *n)
 {
+	/* the ELF header's start: magic, class, data, and (offset 18) the
+	 * machine, 62 for x86-64, whose instructions the scan reads */
 	int fd = open(binary, O_RDONLY | O_CLOEXEC);
-	unsigned char magic[4] = { 0 };
-	if (fd < 0 || read(fd, magic, 4) != 4 || memcmp(magic, "\177ELF", 4)) {
-		cli_error("select: --binary: %s: %s", binary, fd < 0 ? strerror(errno) : "not an ELF file");
-		if (fd >= 0)
-			close(fd);
+	unsigned char h[20] = { 0 };
+	const char *bad = NULL;
+	if (fd < 0)
+		bad = strerror(errno);
+	else if (read(fd, h, sizeof h) != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4))
+		bad = "not an ELF file";
+	else if (h[4] != 2 || h[5] != 1 || h[18] != 62 || h[19] != 0)
+		bad = "not an x86-64 program (the only code --binary reads)";
+	if (fd >= 0)
+		close(fd);
+	if (bad) {
+		cli_error("select: --binary: %s: %s", binary, bad);
 		return -1;
 	}
-	close(fd);
 	char id[128];
 	if (binary_build_id(binary, id, sizeof id) != 0)
 		return -1;
@@ -381,7 +389,7 @@ int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__
 			  binary, id[0] ? id : "none", build_id);
 		return -1;
 	}
-	char *argv[] = { "objdump", "-d", "-w", "--no-show-raw-insn", (char *)binary, NULL };
+	char *argv[] = { "objdump", "-d", "-w", "--no-show-raw-insn", "--", (char *)binary, NULL };
 	pid_t pid;
 	FILE *f = spawn_reader(argv, NULL, &pid);
 	if (!f) {

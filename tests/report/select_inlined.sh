@@ -8,8 +8,8 @@
 # there. The same through the LLVM plugin when PLUGIN_CC is given (every
 # function gated, then rebuilt with the kept list: slow_path's gate stays in
 # host's code unless --binary takes it off the list). A binary that is not
-# the profile's program, not ELF, missing or stripped, and a profile of
-# another injector are refused in one line.
+# the profile's program, not ELF, not x86-64, missing or stripped, and a
+# profile of another injector are refused in one line.
 # usage: select_inlined.sh PATHPROF MKPROF WRAPPER SRCDIR WORKDIR [PLUGIN_CC]
 set -u
 pp=$1 mkprof=$2 wrapper=$3 src=$4 dir=$5 plugin_cc=${6:-}
@@ -61,6 +61,9 @@ refused() { # WHY SELECT-ARGS...
 refused "select: --binary: ./prog-bin is not the profile's program (build id " prog.pathprof --binary ./prog-bin
 refused "select: --binary: $src/examples/inlined.c: not an ELF file" prog.pathprof --binary "$src/examples/inlined.c"
 refused "select: --binary: ./missing: No such file or directory" prog.pathprof --binary ./missing
+# an aarch64 ELF header (machine 183)
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\002\000\267\000' >arm64
+refused "select: --binary: ./arm64: not an x86-64 program (the only code --binary reads)" prog.pathprof --binary ./arm64
 strip -o prog-stripped prog || fail "strip"
 refused "select: --binary: ./prog-stripped has no function symbols (stripped?)" prog.pathprof --binary ./prog-stripped
 "$mkprof" nested-xray xray.pathprof || fail "mkprof"
