@@ -9,12 +9,19 @@
 # Process wall time and CPU time (user + system, from wait4: it also
 # counts the runtime's own threads, the budget's among them, which the wall
 # time of a two-core machine hides) of each, counting only and timed,
-# medians of interleaved runs, as ratios to the plain build. Fetches SQLite as the e2e test does (cached in the build
-# dir). usage: bench/sqlite-select.sh BUILD_DIR [RUNS] [ROWS]   (default 7, 50000)
+# medians of interleaved runs, as ratios to the plain build. With
+# INSTR_ROWS, then the instructions of the main thread of plain, selected
+# and binary at that many rows (callgrind), the whole run's and the exit
+# dump's: deterministic for given lists, but the lists come from this
+# run's one timed profile, whose noise moves a few functions across the
+# budget's line from run to run. Fetches SQLite as the e2e test does (cached in the
+# build dir).
+# usage: bench/sqlite-select.sh BUILD_DIR [RUNS] [ROWS] [INSTR_ROWS]   (default 7, 50000, none)
 set -eu
 build=$(cd "$1" && pwd)
 runs=${2:-7}
 rows=${3:-50000}
+instr_rows=${4:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/e2e/lib.sh
 . "$root/tests/e2e/lib.sh"
@@ -102,3 +109,26 @@ for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-
           med(k, 0) / med("plain", 0), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
 print("(%d interleaved runs each)" % len(rows["plain"]))
 PY
+[ -n "$instr_rows" ] || exit 0
+command -v valgrind >/dev/null || { echo "sqlite-select.sh: valgrind not installed" >&2; exit 1; }
+# one build and timing under callgrind -> "| build | timing | run | exit dump |"
+instr() {
+	rm -f "$tmp/db-$1-$2"
+	PATHPROF_TIMING=$2 PATHPROF_OUT=/dev/null valgrind --tool=callgrind --separate-threads=yes \
+		--callgrind-out-file="$tmp/cg-$1-$2" "$tmp/$1" --db "$tmp/db-$1-$2" --rows "$instr_rows" \
+		>/dev/null 2>"$tmp/cg-$1-$2.err" || { cat "$tmp/cg-$1-$2.err" >&2; exit 1; }
+	callgrind_annotate --auto=no --inclusive=yes --threshold=100 "$tmp/cg-$1-$2-01" | awk -v b="$1" -v t="$2" '
+		/PROGRAM TOTALS/ { gsub(",", "", $1); run = $1 }
+		/runtime\/dump\.c:dump / { gsub(",", "", $1); dump = $1 }
+		END { printf "| %s | %s | %.1f M | %s |\n", b, t, run / 1e6, dump ? sprintf("%.1f M", dump / 1e6) : "-" }'
+}
+echo
+echo "instructions, main thread, $instr_rows rows (callgrind):"
+echo
+echo "| build | timing | run | exit dump |"
+echo "|---|---|---:|---:|"
+instr plain off
+for b in selected binary; do
+	instr "$b" off
+	instr "$b" on
+done
