@@ -183,9 +183,10 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 	char **x = calloc(nv ? nv : 1, sizeof *x);
 	size_t nx = 0;
 	long more = 0;
-	for (int changed = x != NULL; changed;) {
+	int oom = !x;
+	for (int changed = !oom; changed && !oom;) {
 		changed = 0;
-		for (size_t i = 0; i < nv; i++) {
+		for (size_t i = 0; i < nv && !oom; i++) {
 			size_t host = row_named(p, rows, n, v[i].host);
 			size_t key = v[i].key ? row_named(p, rows, n, v[i].key) : row_keyed(p, rows, n, v[i].hash);
 			if (!(host < n ? drop[host] : named_in(x, nx, v[i].host)))
@@ -194,10 +195,8 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 				drop[key] = 1;
 				*dropped_cost += (double)rows[key].calls * cost;
 			} else if (key == n && v[i].key && !named_in(x, nx, v[i].key)) {
-				if (!(x[nx++] = strdup(v[i].key))) {
-					changed = 0;
-					break;
-				}
+				oom = !(x[nx] = strdup(v[i].key));
+				nx += !oom;
 			} else {
 				continue;
 			}
@@ -206,7 +205,7 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 		}
 	}
 	pp__inlined_free(v, nv);
-	if (!x || (nx && !x[nx - 1])) {
+	if (oom) {
 		for (size_t i = 0; x && i < nx; i++)
 			free(x[i]);
 		free(x);
