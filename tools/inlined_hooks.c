@@ -278,9 +278,9 @@ static int pairs_of(const scan_t *s, pp__inlined_t **out, size_t *n)
 		/* a function's own gate is not an inlined one */
 		int own = s->plugin ? host && pp__plugin_key(host) == hash : host && key && !strcmp(host, key);
 		int keep = host && (key || !g) && !own;
-		for (size_t j = 0; keep && j < nv; j++) /* once: the same host, key and hash */
-			keep = strcmp(v[j].host, host) || v[j].hash != hash ||
-			       (key && v[j].key ? strcmp(v[j].key, key) != 0 : v[j].key != key);
+		/* once a pair: a plugin key is its hash, a cyg one always named */
+		for (size_t j = 0; keep && j < nv; j++)
+			keep = strcmp(v[j].host, host) || (s->plugin ? v[j].hash != hash : strcmp(v[j].key, key) != 0);
 		if (keep && cli_grow((void **)&v, &cap, nv, sizeof *v) == 0) {
 			v[nv++] = (pp__inlined_t){ host, key, hash };
 			continue;
