@@ -17,9 +17,11 @@
 #include "shm_read.h"
 
 /* The segment of a pid: glibc keeps POSIX shm objects in /dev/shm, so look
- * there for one whose header names the pid (a running one first). -2 when
- * none was found but the default name pathprof.PID exists and cannot be
- * read (another user's). */
+ * there for one whose header names the pid. Pids are reused, and a process
+ * killed by SIGKILL leaves its segment behind, so several may name it: the
+ * one whose writer still runs wins, then one still marked running (a crash's
+ * last counts), then the latest to start. -2 when none was found but the
+ * default name pathprof.PID exists and cannot be read (another user's). */
 int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n)
 {
 	char dflt[64];
@@ -28,7 +30,8 @@ int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n)
 	DIR *d = opendir("/dev/shm");
 	if (!d)
 		return -1;
-	int found = 0;
+	int found = 0, best_rank = 0;
+	uint64_t best_start = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
@@ -44,15 +47,20 @@ int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n)
 			 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
 			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.pid == pid;
 		close(fd);
-		if (ok && (!found || h.state == PP__SHM_RUNNING)) {
+		if (!ok)
+			continue;
+		int running = h.state == PP__SHM_RUNNING;
+		int rank = running && pp__shm_writer_alive(h.pid, h.start_boot_ns) ? 2 : running;
+		if (!found || rank > best_rank || (rank == best_rank && h.start_boot_ns > best_start)) {
 			snprintf(object, n, "/%s", e->d_name);
 			found = 1;
+			best_rank = rank;
+			best_start = h.start_boot_ns;
 		}
 	}
 	closedir(d);
 	return found ? 0 : denied ? -2 : -1;
 }
-
 
 /* Is the writer still running? Its pid must name a process that is not a
  * zombie (killed but not yet reaped) and that started no later than the

@@ -44,7 +44,26 @@ __attribute__((noinline)) static void root(void)
 	leaf();
 }
 
-static char good[64], bad[64];
+static char good[64], bad[64], stale[2][64];
+
+/* What a process killed by SIGKILL leaves: a segment still marked running
+ * that names a pid, here this test's own, as a reused pid would, and that
+ * began exporting long before this process started. Only its header. */
+static void write_stale(const char *object, uint32_t state)
+{
+	pp__shm_hdr_t h;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, PP__SHM_MAGIC, 8);
+	h.version = PP__SHM_VERSION;
+	h.pid = (uint64_t)getpid();
+	h.state = state;
+	h.start_boot_ns = 1;
+	shm_unlink(object);
+	int fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	CHECK(pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h);
+	close(fd);
+}
 
 static const pp_ppath_t *path_of(const pp_profile_t *p, const char *a, const char *b)
 {
@@ -136,6 +155,11 @@ int main(void)
 {
 	snprintf(good, sizeof good, "/pp-shmtest-%d", (int)getpid());
 	snprintf(bad, sizeof bad, "/pp-shmtest-bad-%d", (int)getpid());
+	for (int i = 0; i < 2; i++)
+		snprintf(stale[i], sizeof stale[i], "/pp-shmtest-stale%d-%d", i, (int)getpid());
+	/* One stale segment of this pid before this process's, one after:
+	 * finding by pid must not depend on /dev/shm's listing order. */
+	write_stale(stale[0], PP__SHM_RUNNING);
 	pp_disable_exit_dump();
 	pp_set_timing(PP_TIMING_ON, 1);
 	CHECK(pp_shm_export(good + 1, 0) == 0);
@@ -184,13 +208,17 @@ int main(void)
 	CHECK(strstr(file, "test_shm.c") != NULL);
 	CHECK_EQ_U64(line, leaf_line);
 	CHECK(pp__shm_named(two->keys[0] + 1, &name, &file, &line) == 0); /* never published */
-	/* The pid finds the same segment. */
+	/* The pid finds the same segment, not the stale ones a killed
+	 * process given this pid before left. */
+	write_stale(stale[1], PP__SHM_RUNNING);
 	char pid[32];
 	pp__shm_view_t v2;
 	snprintf(pid, sizeof pid, "%d", (int)getpid());
 	CHECK(pp__shm_open(&v2, pid, err, sizeof err) == 0);
 	CHECK_EQ_STR(v2.object, good);
 	pp__shm_close(&v2);
+	for (int i = 0; i < 2; i++)
+		shm_unlink(stale[i]);
 	pp__shm_close(&v);
 
 	img_used = __atomic_load_n(&pp__arena.hdr->used, __ATOMIC_ACQUIRE);
