@@ -176,32 +176,30 @@ int pp__seg_from_dense(pp_seg_t *dst, uint64_t count, uint64_t sum, uint64_t min
 
 /* A node holds a few rows of its 64, so going through the 704 buckets (a
  * memset and two passes) cost most of a profile's collection at exit:
- * SQLite's 4 276 nodes, 37 M instructions (#29). One pass over the rows
- * present, into room for all their cells. Cells map to buckets in
- * ascending order but for the first two (the value 1 and zero), so each
- * bin goes in by a step back from the end, which stays at the end. */
-int pp__seg_from_cells(pp_seg_t *dst, const uint64_t *const *rows, uint64_t sum, uint64_t min,
-		       uint64_t max)
+ * SQLite's 4 276 nodes, 37 M instructions (#29); so did passing over the
+ * 64 rows twice to find the few present, which the callers now list. One
+ * pass over the rows present, into room for all their cells. Cells map to
+ * buckets in ascending order but for the first two (the value 1 and zero),
+ * so each bin goes in by a step back from the end, which stays at the
+ * end. */
+int pp__seg_from_cells(pp_seg_t *dst, const pp__cell_row_t *rows, uint32_t nrows, uint64_t sum,
+		       uint64_t min, uint64_t max)
 {
-	uint32_t present = 0;
 	memset(dst, 0, sizeof *dst);
-	for (uint32_t r = 0; r < PP__CELL_ROWS; r++)
-		present += rows[r] != NULL;
-	if (!present)
+	if (!nrows)
 		return 0;
-	pp_hbin_t *bins = malloc((size_t)present * PP_HIST_SUB * sizeof *bins);
+	pp_hbin_t *bins = malloc((size_t)nrows * PP_HIST_SUB * sizeof *bins);
 	if (!bins)
 		return -1;
 	uint32_t n = 0;
 	uint64_t total = 0;
-	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
-		if (!rows[r])
-			continue;
+	for (uint32_t r = 0; r < nrows; r++) {
+		const uint64_t *cells = rows[r].cells;
 		for (uint32_t i = 0; i < PP_HIST_SUB; i++) {
-			uint64_t c = __atomic_load_n(&rows[r][i], __ATOMIC_RELAXED);
+			uint64_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
 			if (!c)
 				continue;
-			uint32_t b = pp__hist_canon(r * PP_HIST_SUB + i), k = n;
+			uint32_t b = pp__hist_canon(rows[r].row * PP_HIST_SUB + i), k = n;
 			while (k && bins[k - 1].bucket > b)
 				k--;
 			if (k && bins[k - 1].bucket == b) {

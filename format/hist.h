@@ -99,10 +99,17 @@ int pp__seg_merge(pp_seg_t *dst, const pp_seg_t *src);
 int pp__seg_from_dense(pp_seg_t *dst, uint64_t count, uint64_t sum, uint64_t min,
 		       uint64_t max, const uint64_t *dense);
 
-/* The same from the runtime's cell rows (PP__CELL_ROWS pointers, each NULL
- * or PP_HIST_SUB counts read with relaxed loads), without a dense array. */
-int pp__seg_from_cells(pp_seg_t *dst, const uint64_t *const *rows, uint64_t sum, uint64_t min,
-		       uint64_t max);
+/* One row of the runtime's cells that exists: its index (0 to
+ * PP__CELL_ROWS - 1) and its PP_HIST_SUB counts, read with relaxed loads. */
+typedef struct pp__cell_row {
+	const uint64_t *cells;
+	uint32_t row;
+} pp__cell_row_t;
+
+/* The same from the rows of cells a node has, n of them in ascending row
+ * order, without a dense array. */
+int pp__seg_from_cells(pp_seg_t *dst, const pp__cell_row_t *rows, uint32_t n, uint64_t sum,
+		       uint64_t min, uint64_t max);
 
 void pp__seg_free(pp_seg_t *s);
 

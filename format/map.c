@@ -25,9 +25,8 @@ int pp__map_get(const pp__map_t *m, uint64_t key, uint32_t *val)
 	}
 }
 
-static int grow(pp__map_t *m)
+static int resize(pp__map_t *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64;
 	pp__map_t n = {calloc(cap, sizeof(uint64_t)), calloc(cap, sizeof(uint32_t)),
 		       calloc(cap, 1), cap, 0};
 	if (!n.keys || !n.vals || !n.used) {
@@ -40,6 +39,19 @@ static int grow(pp__map_t *m)
 	pp__map_free(m);
 	*m = n;
 	return 0;
+}
+
+static int grow(pp__map_t *m)
+{
+	return resize(m, m->cap ? m->cap * 2 : 64);
+}
+
+int pp__map_reserve(pp__map_t *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (n * 2 > cap)
+		cap *= 2;
+	return cap == m->cap ? 0 : resize(m, cap);
 }
 
 int pp__map_put(pp__map_t *m, uint64_t key, uint32_t val)

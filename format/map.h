@@ -18,6 +18,10 @@ typedef struct pp__map {
 int pp__map_get(const pp__map_t *m, uint64_t key, uint32_t *val);
 /* Insert or overwrite. 0, or -1 when out of memory. */
 int pp__map_put(pp__map_t *m, uint64_t key, uint32_t val);
+/* Room for n keys without growing, when the caller knows about how many
+ * will come (each doubling rehashes every key so far). 0, or -1 when out of
+ * memory, where the map is left as it was. */
+int pp__map_reserve(pp__map_t *m, size_t n);
 void pp__map_free(pp__map_t *m);
 
 #endif

@@ -355,12 +355,12 @@ static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_
  * so a racing writer can never make the total disagree with the histogram. */
 static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 {
-	const uint64_t *rows[PP__CELL_ROWS];
+	pp__cell_row_t rows[PP__CELL_ROWS];
+	uint32_t nrows = 0;
 	uint64_t n = 0;
 	memset(dst, 0, sizeof *dst);
 	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
 		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
-		rows[r] = NULL;
 		if (!ref)
 			continue;
 		const uint64_t *cells = at_off(w, (uint64_t)ref << 7, PP__ROW_BYTES, 128);
@@ -376,7 +376,7 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 			w->timed += c;
 			n += c;
 		}
-		rows[r] = cells;
+		rows[nrows++] = (pp__cell_row_t){ cells, r };
 	}
 	if (!n)
 		return 0;
@@ -384,7 +384,7 @@ static int seg_read(walk_t *w, pp_seg_t *dst, const pp__segrt_t *g)
 	uint64_t max = __atomic_load_n(&g->max, __ATOMIC_RELAXED);
 	if (min > max)
 		min = 0;
-	if (pp__seg_from_cells(dst, rows, __atomic_load_n(&g->sum, __ATOMIC_RELAXED), min, max))
+	if (pp__seg_from_cells(dst, rows, nrows, __atomic_load_n(&g->sum, __ATOMIC_RELAXED), min, max))
 		return fail(w->err, w->errlen, "out of memory");
 	return 0;
 }

@@ -109,15 +109,17 @@ static int name_index(collect_t *c, int fe, uint64_t key, uint32_t *out)
  * disagree with the histogram. */
 static int seg_snapshot(pp_seg_t *dst, const pp__segrt_t *g)
 {
-	const uint64_t *rows[PP__CELL_ROWS];
+	pp__cell_row_t rows[PP__CELL_ROWS];
+	uint32_t n = 0;
 	for (uint32_t r = 0; r < PP__CELL_ROWS; r++) {
 		uint32_t ref = __atomic_load_n(&g->rows[r], __ATOMIC_ACQUIRE);
-		rows[r] = ref ? pp__arena_ptr(ref) : NULL;
+		if (ref)
+			rows[n++] = (pp__cell_row_t){ pp__arena_ptr(ref), r };
 	}
 	uint64_t min = g->min, max = g->max;
 	if (min > max) /* a writer was mid-update: fall back to bucket bounds */
 		min = 0;
-	return pp__seg_from_cells(dst, rows, g->sum, min, max);
+	return pp__seg_from_cells(dst, rows, n, g->sum, min, max);
 }
 
 /* The name indices of a record's keys, into c->names, and its stable id,
@@ -285,6 +287,18 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->crash_signal = pp__g.crash_signal;
 	p->crash_tid = pp__g.crash_tid;
 	int rc = c.res && p->frontend && p->command && p->service && p->host && p->build_id ? 0 : -1;
+	/* Every map below takes at most one entry a record (a prefix of a
+	 * record is a record: its node): room for them all at once saves
+	 * rehashing at each doubling. Only a hint: without the memory, the
+	 * maps grow as they fill. */
+	uint64_t records = 0;
+	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all)
+		records += __atomic_load_n(&s->npaths, __ATOMIC_RELAXED);
+	if (records < UINT32_MAX / 4) {
+		pp__map_reserve(&c.paths.ids, records);
+		pp__map_reserve(&c.nodes.ids, records);
+		pp__map_reserve(&c.ids.at, records);
+	}
 	for (pp__slab_t *s = pp__slab_first(); s && rc == 0; s = s->next_all) {
 		p->events += s->pub.events;
 		p->drops_table += s->drops_table;
