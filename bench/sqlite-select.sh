@@ -4,8 +4,9 @@
 # every function gated, run once timed, `pathprof select --budget 5%
 # --format gcc`, then rebuilt with the list as gcc's exclude list
 # ("selected"), and with the list `--binary` adds to it, the kept functions
-# gcc inlined into dropped ones ("binary"); and the build with every
-# function gated run under PATHPROF_BUDGET=5% instead.
+# gcc inlined into dropped ones ("binary"), which also runs with burst
+# timing (PATHPROF_TIMING=burst: what to leave on in production); and the
+# build with every function gated run under PATHPROF_BUDGET=5% instead.
 # Process wall time and CPU time (user + system, from wait4: it also
 # counts the runtime's own threads, the budget's among them, which the wall
 # time of a two-core machine hides) of each, counting only and timed,
@@ -86,12 +87,13 @@ run_row() {
 	5) row selected-on on "$tmp/selected" ;;
 	6) row binary-off off "$tmp/binary" ;;
 	7) row binary-on on "$tmp/binary" ;;
+	8) row binary-burst burst "$tmp/binary" ;;
 	esac
 }
 while [ "$i" -lt "$runs" ]; do
 	k=0
-	while [ "$k" -lt 8 ]; do
-		run_row $(((i + k) % 8))
+	while [ "$k" -lt 9 ]; do
+		run_row $(((i + k) % 9))
 		k=$((k + 1))
 	done
 	i=$((i + 1))
@@ -103,7 +105,7 @@ med = lambda k, i: statistics.median(r[i] for r in rows[k])
 print("| build | timing | wall, ms (median) | x plain | CPU, ms (median) | x plain |")
 print("|---|---|---|---|---|---|")
 for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on",
-          "binary-off", "binary-on"]:
+          "binary-off", "binary-on", "binary-burst"]:
     name, _, timing = k.partition("-")
     print("| %s | %s | %.0f | %.2f | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
           med(k, 0) / med("plain", 0), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
