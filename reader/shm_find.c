@@ -1,6 +1,7 @@
 /* Finding live segments in /dev/shm without reading them whole: the one of
  * a pid, the running profiled processes of this user (`pathprof top`
- * without a target), and whether a segment's writer still runs. Split
+ * without a target), the ones dead processes left (`pathprof recover
+ * --list`), and whether a segment's writer still runs. Split
  * from shm_read.c, which reads a segment once it is found. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -100,7 +101,7 @@ static int by_pid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-long pp__shm_list_live(pp__shm_live_t **out)
+long pp__shm_list(pp__shm_live_t **out, int which)
 {
 	*out = NULL;
 	DIR *d = opendir("/dev/shm");
@@ -119,9 +120,13 @@ long pp__shm_list_live(pp__shm_live_t **out)
 		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 			 (st.st_uid == geteuid() || geteuid() == 0) &&
 			 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
-			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.version == PP__SHM_VERSION &&
-			 h.state == PP__SHM_RUNNING && pp__shm_writer_alive(h.pid, h.start_boot_ns);
+			 !memcmp(h.magic, PP__SHM_MAGIC, 8) && h.version == PP__SHM_VERSION;
 		close(fd);
+		if (ok && which == PP__SHM_LIST_LIVE)
+			ok = h.state == PP__SHM_RUNNING && pp__shm_writer_alive(h.pid, h.start_boot_ns);
+		else if (ok)
+			ok = (h.state == PP__SHM_RUNNING || h.state == PP__SHM_DETACHED) &&
+			     !pp__shm_writer_alive(h.pid, h.start_boot_ns);
 		if (!ok)
 			continue;
 		if (n == cap) {

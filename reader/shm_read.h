@@ -64,7 +64,7 @@ int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n);
  * (not a zombie, not a later process given its pid)? */
 int pp__shm_writer_alive(uint64_t pid, uint64_t start_boot_ns);
 
-/* A running profiled process of this user, as /dev/shm shows it. */
+/* A profiled process of this user, as its segment in /dev/shm shows it. */
 typedef struct pp__shm_live {
 	uint64_t pid;
 	char object[300];
@@ -72,10 +72,16 @@ typedef struct pp__shm_live {
 	uint64_t start_ns; /* CLOCK_REALTIME */
 } pp__shm_live_t;
 
-/* Every live segment this user may read whose writer still runs, by pid.
+/* Which segments pp__shm_list gives: those whose writer still runs, or
+ * those a writer left when it died without writing its profile (killed,
+ * _exit): still marked running (or detached) with the writer gone, what
+ * `pathprof recover` reads. */
+enum { PP__SHM_LIST_LIVE, PP__SHM_LIST_LEFT };
+
+/* Every segment of this layout this user may read of that kind, by pid.
  * The number found (*out malloc'ed, NULL when none), or -1 when /dev/shm
  * cannot be listed. */
-long pp__shm_list_live(pp__shm_live_t **out);
+long pp__shm_list(pp__shm_live_t **out, int which);
 
 /* The key names the segment publishes, into names's name table, by_key
  * mapping each key to its index there (the off-CPU recorder names keys

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "profile_merge.h"
 #include "report.h"
+#include "shm_read.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -203,4 +204,19 @@ int cli_grow(void **arr, size_t *cap, size_t n, size_t size)
 	*arr = p;
 	*cap = c;
 	return 0;
+}
+
+int cli_list_segments(FILE *out, int which, const char *cmd)
+{
+	pp__shm_live_t *l;
+	long n = pp__shm_list(&l, which);
+	if (n < 0) {
+		cli_error("%s: /dev/shm: cannot list: %s", cmd, strerror(errno));
+		return CLI_FAIL;
+	}
+	for (long i = 0; i < n; i++)
+		fprintf(out, "%llu %s %s\n", (unsigned long long)l[i].pid,
+			l[i].program[0] ? l[i].program : "-", l[i].object);
+	free(l);
+	return out == stdout ? cli_output_close(stdout, NULL) : CLI_OK;
 }

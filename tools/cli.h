@@ -96,4 +96,10 @@ int cli_output_close(FILE *f, const char *path);
  * full. 0, or -1 when out of memory (*arr is then unchanged). */
 int cli_grow(void **arr, size_t *cap, size_t n, size_t size);
 
+/* The segments of this user's profiled processes of one kind
+ * (PP__SHM_LIST_LIVE or _LEFT, shm_read.h), one "PID PROGRAM SEGMENT" line
+ * each, by pid: `top --list`, `recover --list` and shell completion. A
+ * status (CLI_OK, or CLI_FAIL with a line naming cmd). */
+int cli_list_segments(FILE *out, int which, const char *cmd);
+
 #endif

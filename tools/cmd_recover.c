@@ -16,6 +16,7 @@
 
 static const char help_text[] =
 	"usage: pathprof recover [options] NAME|PID|FILE\n"
+	"       pathprof recover --list\n"
 	"\n"
 	"Write the profile of a process that died without writing one (SIGKILL, OOM\n"
 	"kill, _exit, exec) from the live segment it left in shared memory: every\n"
@@ -30,22 +31,29 @@ static const char help_text[] =
 	"the report says how many. The segment is removed once the profile is\n"
 	"written, unless --keep.\n"
 	"\n"
+	"A segment stays in /dev/shm (memory) until it is recovered or removed;\n"
+	"--list prints those your processes left, one 'PID PROGRAM SEGMENT' line\n"
+	"each: still marked running, their process gone. Recover each by its\n"
+	"segment's name (a pid may since name another process).\n"
+	"\n"
 	"options:\n"
 	"  -o, --out FILE  profile to write (default: PROGRAM.PID.pathprof here)\n"
 	"  --keep          leave the segment in /dev/shm\n"
 	"  --force         read a segment whose process still runs (a snapshot;\n"
 	"                  'pathprof top' is the live view)\n"
+	"  --list          print the segments dead processes of yours left\n"
 	"  -h, --help      show this help\n"
 	"\n"
-	"Exit status: 0 written, 1 no such segment, a damaged one, a running\n"
-	"process without --force, or a failed write; 2 bad command line.\n";
+	"Exit status: 0 written (or listed), 1 no such segment, a damaged one, a\n"
+	"running process without --force, or a failed write; 2 bad command line.\n";
 
-enum { OPT_KEEP = 256, OPT_FORCE };
+enum { OPT_KEEP = 256, OPT_FORCE, OPT_LIST };
 
 static const struct option longopts[] = {
 	{ "out", required_argument, NULL, 'o' },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "list", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -111,7 +119,7 @@ out:
 int cmd_recover(int argc, char **argv)
 {
 	const char *out = NULL;
-	int flags = 0, c;
+	int flags = 0, list = 0, c;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -125,11 +133,21 @@ int cmd_recover(int argc, char **argv)
 		case OPT_FORCE:
 			flags |= CLI_RECOVER_FORCE;
 			break;
+		case OPT_LIST:
+			list = 1;
+			break;
 		case 'h':
 			return cli_help(help_text);
 		default:
 			return cli_bad_option("recover", c, argv);
 		}
+	}
+	if (list) {
+		if (argc > optind || out || flags) {
+			cli_error("recover: --list takes no segment and no other option");
+			return CLI_USAGE;
+		}
+		return cli_list_segments(stdout, PP__SHM_LIST_LEFT, "recover");
 	}
 	if (argc - optind != 1) {
 		cli_error("recover: expected one segment name, pid or file (see 'pathprof recover --help')");

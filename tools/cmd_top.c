@@ -231,28 +231,12 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The live profiled processes of this user, one "PID PROGRAM SEGMENT" line
- * each (--list; shell completion offers these pids). */
-static int list_live(FILE *out)
-{
-	pp__shm_live_t *l;
-	long n = pp__shm_list_live(&l);
-	if (n < 0) {
-		cli_error("top: /dev/shm: cannot list: %s", strerror(errno));
-		return CLI_FAIL;
-	}
-	for (long i = 0; i < n; i++)
-		fprintf(out, "%llu %s %s\n", (unsigned long long)l[i].pid, l[i].program, l[i].object);
-	free(l);
-	return out == stdout ? cli_output_close(stdout, NULL) : CLI_OK;
-}
-
 /* No target given: the one live profiled process of this user, or, with
  * several and a terminal, the one the user picks from the list. */
 static int pick_live(char *pid, size_t n)
 {
 	pp__shm_live_t *l;
-	long found = pp__shm_list_live(&l);
+	long found = pp__shm_list(&l, PP__SHM_LIST_LIVE);
 	int rc = CLI_OK;
 	if (found <= 0) {
 		cli_error("top: no live profiled process of yours in /dev/shm (give a segment name "
@@ -262,7 +246,7 @@ static int pick_live(char *pid, size_t n)
 		snprintf(pid, n, "%llu", (unsigned long long)l[0].pid);
 	} else if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
 		cli_error("top: %ld live profiled processes; name one (pathprof top PID):", found);
-		list_live(stderr);
+		cli_list_segments(stderr, PP__SHM_LIST_LIVE, "top");
 		rc = CLI_USAGE;
 	} else {
 		fprintf(stderr, "live profiled processes:\n");
@@ -341,7 +325,7 @@ int cmd_top(int argc, char **argv)
 		}
 	}
 	if (list_only)
-		return list_live(stdout);
+		return cli_list_segments(stdout, PP__SHM_LIST_LIVE, "top");
 	char picked[32];
 	const char *target = argv[optind];
 	if (optind >= argc) {

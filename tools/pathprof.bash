@@ -44,6 +44,12 @@ _pathprof()
 		COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" top --list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
 		return
 	fi
+	# recover: the segments dead processes of this user left, by name (a
+	# pid may name another process by now)
+	if [[ $cmd == recover && $cur != -* && $prev != -o && $prev != --out ]]; then
+		COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" recover --list 2>/dev/null | awk '{ sub("^/", "", $NF); print $NF }')" -- "$cur"))
+		return
+	fi
 	if [[ $cur == -* ]]; then
 		local opts
 		opts=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |

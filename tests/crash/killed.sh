@@ -8,7 +8,8 @@
 # the same by itself after a kill, and take the profile the program wrote at
 # _exit (at most the final counts, from the program's own). Also: a running process is
 # refused without --force, a recovered segment is gone, a second recover
-# says so.
+# says so; `top --list` shows the process while it runs, `recover --list`
+# the segment it left once killed, until it is recovered.
 # usage: killed.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 set -eu
 wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
@@ -79,18 +80,37 @@ until grep -qs ready "$work/stdout"; do
 	sleep 0.1
 done
 refused "recover of a running process" "is still running" -o "$work/live.pathprof" "$seg"
+# listed: as live by top, not as left by recover (other tests' segments may be there too)
+"$pathprof" top --list >"$work/live-list"
+grep -qx "$seg killed /pathprof.$seg" "$work/live-list" ||
+	{ cat "$work/live-list" >&2; fail "top --list does not show the running process"; }
+"$pathprof" recover --list >"$work/left"
+! grep -q "^$seg " "$work/left" || fail "recover --list shows a running process"
 "$pathprof" recover --force --keep -o "$work/live.pathprof" "$seg" 2>/dev/null ||
 	fail "recover --force of a running process failed"
 sleep "0.$(od -An -N1 -tu1 /dev/urandom | tr -d ' ' | cut -c1)"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 pid=
+"$pathprof" recover --list >"$work/left"
+grep -qx "$seg killed /pathprof.$seg" "$work/left" ||
+	{ cat "$work/left" >&2; fail "recover --list does not show the segment the killed process left"; }
+"$pathprof" top --list >"$work/live-list"
+! grep -q "^$seg " "$work/live-list" || fail "top --list shows a killed process"
 "$pathprof" recover -o "$work/out.pathprof" "$seg" 2>"$work/err" ||
 	{ cat "$work/err" >&2; fail "recover failed"; }
 check "$work/out.pathprof" 0
 [ ! -e "$work/never.pathprof" ] || fail "a killed process wrote its profile"
 [ ! -e "/dev/shm/pathprof.$seg" ] || fail "the recovered segment was not removed"
 refused "second recover" "no live segment of process $seg" -o "$work/again.pathprof" "$seg"
+"$pathprof" recover --list >"$work/left"
+! grep -q "^$seg " "$work/left" || fail "recover --list still shows the recovered segment"
+set +e
+"$pathprof" recover --list "$seg" 2>"$work/err"
+st=$?
+set -e
+[ "$st" -eq 2 ] && grep -qx "pathprof: recover: --list takes no segment and no other option" "$work/err" ||
+	{ cat "$work/err" >&2; fail "recover --list with a segment: status $st"; }
 
 # pathprof run: the program kills itself, or leaves by _exit
 for mode in kill exit; do

@@ -46,6 +46,15 @@ __attribute__((noinline)) static void root(void)
 
 static char good[64], bad[64], stale[2][64];
 
+/* What this test puts in /dev/shm goes when it ends, a failed check
+ * included (CHECK exits): no stale segment a later reader could find. */
+static void remove_own(void)
+{
+	shm_unlink(bad);
+	for (int i = 0; i < 2; i++)
+		shm_unlink(stale[i]);
+}
+
 /* What a process killed by SIGKILL leaves: a segment still marked running
  * that names a pid, here this test's own, as a reused pid would, and that
  * began exporting long before this process started. Only its header. */
@@ -157,6 +166,7 @@ int main(void)
 	snprintf(bad, sizeof bad, "/pp-shmtest-bad-%d", (int)getpid());
 	for (int i = 0; i < 2; i++)
 		snprintf(stale[i], sizeof stale[i], "/pp-shmtest-stale%d-%d", i, (int)getpid());
+	atexit(remove_own);
 	/* One stale segment of this pid before this process's, one after:
 	 * finding by pid must not depend on /dev/shm's listing order. */
 	write_stale(stale[0], PP__SHM_RUNNING);

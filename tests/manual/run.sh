@@ -40,5 +40,7 @@ export PATH
 [ "$(complete_words pathprof recover --k)" = "--keep" ] ||
 	fail "recover options: '$(complete_words pathprof recover --k)'"
 [ "$(complete_words pathprof top --format '')" = "text json" ] || fail "top --format"
+[ "$(complete_words pathprof recover --l)" = "--list" ] ||
+	fail "recover --list: '$(complete_words pathprof recover --l)'"
 [ "$fails" -eq 0 ] || { echo "run.sh: $fails check(s) failed"; exit 1; }
 echo "run.sh: man pages of $(echo $cmds | wc -w) commands and the completion: ok"
