@@ -239,8 +239,18 @@ static int pick_live(char *pid, size_t n)
 	long found = pp__shm_list(&l, PP__SHM_LIST_LIVE);
 	int rc = CLI_OK;
 	if (found <= 0) {
-		cli_error("top: no live profiled process of yours in /dev/shm (give a segment name "
-			  "or a pid, or run one first)");
+		/* what dead ones left is not live, but is what the user may be
+		 * looking for: say where it is */
+		pp__shm_live_t *left;
+		long nleft = pp__shm_list(&left, PP__SHM_LIST_LEFT);
+		free(left);
+		if (nleft > 0)
+			cli_error("top: no live profiled process of yours in /dev/shm; %ld segment%s "
+				  "left by processes that died ('pathprof recover --list')", nleft,
+				  nleft == 1 ? "" : "s");
+		else
+			cli_error("top: no live profiled process of yours in /dev/shm (give a segment "
+				  "name or a pid, or run one first)");
 		rc = CLI_FAIL;
 	} else if (found == 1) {
 		snprintf(pid, n, "%llu", (unsigned long long)l[0].pid);

@@ -156,6 +156,20 @@ def test_killed():
         check(rows[0]["events_per_s"] > 0 and rows[0]["events_per_s"] == rows[1]["events_per_s"],
               "dead: rates %s then %s (%s)" % (rows[0]["events_per_s"], rows[1]["events_per_s"],
                                                [(r["state"], r["span_s"], r["first"], r.get("time_ns")) for r in rows]))
+    # Listed as left by a dead process, not as live; with no live one at
+    # all, `top` without a target says where the left ones are.
+    left = subprocess.run([PATHPROF, "recover", "--list"], capture_output=True, text=True)
+    check(left.returncode == 0 and "%d live_writer /%s" % (w.pid, name) in left.stdout.splitlines(),
+          "killed: recover --list: %d %r %r" % (left.returncode, left.stdout, left.stderr))
+    live = subprocess.run([PATHPROF, "top", "--list"], capture_output=True, text=True)
+    check(live.returncode == 0 and not any(l.split(" ")[0] == str(w.pid) for l in live.stdout.splitlines()),
+          "killed: top --list shows the dead writer: %r" % live.stdout)
+    if live.returncode == 0 and not live.stdout:
+        r = subprocess.run([PATHPROF, "top", "--once"], capture_output=True, text=True)
+        n = len(left.stdout.splitlines())
+        want = ("pathprof: top: no live profiled process of yours in /dev/shm; %d segment%s left by "
+                "processes that died ('pathprof recover --list')\n" % (n, "" if n == 1 else "s"))
+        check(r.returncode == 1 and r.stderr == want, "killed: top without a target: %d %r" % (r.returncode, r.stderr))
     os.unlink("/dev/shm/" + name)
 
 
