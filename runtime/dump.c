@@ -287,13 +287,17 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->crash_signal = pp__g.crash_signal;
 	p->crash_tid = pp__g.crash_tid;
 	int rc = c.res && p->frontend && p->command && p->service && p->host && p->build_id ? 0 : -1;
-	/* Every map below takes at most one entry a record (a prefix of a
-	 * record is a record: its node): room for them all at once saves
-	 * rehashing at each doubling. Only a hint: without the memory, the
-	 * maps grow as they fill. */
+	/* Every map below takes about one entry a distinct record (a prefix
+	 * of a record is a record: its node): room for them at once saves
+	 * rehashing at each doubling. The largest slab's records are a floor
+	 * of the distinct ones, and all of them when one thread did the work;
+	 * the sum over slabs would count the same path once a thread. Only a
+	 * hint: without the memory, or with more, the maps grow as they fill. */
 	uint64_t records = 0;
-	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all)
-		records += __atomic_load_n(&s->npaths, __ATOMIC_RELAXED);
+	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all) {
+		uint64_t n = __atomic_load_n(&s->npaths, __ATOMIC_RELAXED);
+		records = n > records ? n : records;
+	}
 	if (records < UINT32_MAX / 4) {
 		pp__map_reserve(&c.paths.ids, records);
 		pp__map_reserve(&c.nodes.ids, records);
