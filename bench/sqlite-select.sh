@@ -10,7 +10,8 @@
 # Process wall time and CPU time (user + system, from wait4: it also
 # counts the runtime's own threads, the budget's among them, which the wall
 # time of a two-core machine hides) of each, counting only and timed,
-# medians of interleaved runs, as ratios to the plain build. With
+# medians of interleaved runs, as ratios to the plain build, with the
+# quartiles of each round's ratio (how far one round can stray). With
 # INSTR_ROWS, then the instructions of the main thread of plain, selected
 # and binary at that many rows (callgrind), the whole run's and the exit
 # dump's: deterministic for given lists, but the lists come from this
@@ -102,13 +103,21 @@ PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/bench" python3 - "$tmp/rows" <<'PY'
 import statistics, sys, rows as table
 rows = table.read(sys.argv[1])
 med = lambda k, i: statistics.median(r[i] for r in rows[k])
-print("| build | timing | wall, ms (median) | x plain | CPU, ms (median) | x plain |")
-print("|---|---|---|---|---|---|")
+def spread(k):
+    # each round's wall time over plain's in the same round: the quartiles
+    # say how far one round's verdict can stray
+    x = [r[0] / p[0] for r, p in zip(rows[k], rows["plain"])]
+    if len(x) < 2:
+        return "-"
+    q = statistics.quantiles(x, n=4)
+    return "%.2f-%.2f" % (q[0], q[2])
+print("| build | timing | wall, ms (median) | x plain | x plain a round, quartiles | CPU, ms (median) | x plain |")
+print("|---|---|---|---|---|---|---|")
 for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on",
           "binary-off", "binary-on", "binary-burst"]:
     name, _, timing = k.partition("-")
-    print("| %s | %s | %.0f | %.2f | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
-          med(k, 0) / med("plain", 0), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
+    print("| %s | %s | %.0f | %.2f | %s | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
+          med(k, 0) / med("plain", 0), spread(k), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
 print("(%d interleaved runs each)" % len(rows["plain"]))
 PY
 [ -n "$instr_rows" ] || exit 0
