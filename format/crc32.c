@@ -69,7 +69,7 @@ static uint32_t by_tables(const uint8_t *b, size_t n, uint32_t crc)
  * x^(e-1) mod P bit-reflected into 64 bits (term t at bit 63 - t): a
  * carry-less product of two such reflected numbers lands one bit lower
  * than the block's order, which the e - 1 makes up. Computed from P alone
- * (tests/profile/test_crc32.c checks every length against a bit-by-bit
+ * (tests/profile/test_ids.c checks every length against a bit-at-a-time
  * CRC). */
 #define K_512_H 0x653d982200000000ull /* x^575 mod P: 64 bytes on, high half */
 #define K_512_L 0xcad38e8f00000000ull /* x^511 mod P: ... low half */
