@@ -181,14 +181,20 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 	if (pp__inlined_hooks(binary, p->build_id, plugin, &v, &nv) != 0)
 		return -1;
 	char **x = calloc(nv ? nv : 1, sizeof *x);
+	/* each pair's rows (n: not in the profile), found once, not at every
+	 * round of the loop below */
+	size_t *at = malloc((nv ? nv : 1) * 2 * sizeof *at);
+	for (size_t i = 0; at && i < nv; i++) {
+		at[2 * i] = row_named(p, rows, n, v[i].host);
+		at[2 * i + 1] = v[i].key ? row_named(p, rows, n, v[i].key) : row_keyed(p, rows, n, v[i].hash);
+	}
 	size_t nx = 0;
 	long more = 0;
-	int oom = !x;
+	int oom = !x || !at;
 	for (int changed = !oom; changed && !oom;) {
 		changed = 0;
 		for (size_t i = 0; i < nv && !oom; i++) {
-			size_t host = row_named(p, rows, n, v[i].host);
-			size_t key = v[i].key ? row_named(p, rows, n, v[i].key) : row_keyed(p, rows, n, v[i].hash);
+			size_t host = at[2 * i], key = at[2 * i + 1];
 			if (!(host < n ? drop[host] : named_in(x, nx, v[i].host)))
 				continue;
 			if (key < n && !drop[key]) {
@@ -205,6 +211,7 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 		}
 	}
 	pp__inlined_free(v, nv);
+	free(at);
 	if (oom) {
 		for (size_t i = 0; x && i < nx; i++)
 			free(x[i]);
