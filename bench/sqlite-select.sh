@@ -5,15 +5,18 @@
 # --format gcc`, then rebuilt with the list as gcc's exclude list
 # ("selected"), and with the list `--binary` adds to it, the kept functions
 # gcc inlined into dropped ones ("binary"), which also runs with burst
-# timing (PATHPROF_TIMING=burst: what to leave on in production); and the
-# build with every function gated run under PATHPROF_BUDGET=5% instead.
+# timing (PATHPROF_TIMING=burst: what to leave on in production); that
+# build run once timed and selected again with `--previous` (the second
+# pass, whose profile its own gates distort far less), rebuilt with the
+# longer list ("refined"); and the build with every function gated run
+# under PATHPROF_BUDGET=5% instead.
 # Process wall time and CPU time (user + system, from wait4: it also
 # counts the runtime's own threads, the budget's among them, which the wall
 # time of a two-core machine hides) of each, counting only and timed,
 # medians of interleaved runs, as ratios to the plain build, with the
 # quartiles of each round's ratio (how far one round can stray). With
-# INSTR_ROWS, then the instructions of the main thread of plain, selected
-# and binary at that many rows (callgrind), the whole run's and the exit
+# INSTR_ROWS, then the instructions of the main thread of plain, selected,
+# binary and refined at that many rows (callgrind), the whole run's and the exit
 # dump's: deterministic for given lists, but the lists come from this
 # run's one timed profile, whose noise moves a few functions across the
 # budget's line from run to run. Fetches SQLite as the e2e test does (cached in the
@@ -59,6 +62,12 @@ grep -v "also drops the kept" "$tmp/select-binary.err" >&2 || true
 build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop")" &
 build_prog binary cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop-binary")"
 wait
+rm -f "$tmp/db"
+PATHPROF_TIMING=on PATHPROF_OUT="$tmp/binary.pathprof" "$tmp/binary" --db "$tmp/db" --rows "$rows" >/dev/null
+"$build/tools/pathprof" select "$tmp/binary.pathprof" --budget 5% --binary "$tmp/binary" --format gcc \
+	--previous "$tmp/drop-binary" >"$tmp/drop-refined" 2>"$tmp/select-refined.err"
+grep -v "also drops the kept" "$tmp/select-refined.err" >&2 || true
+build_prog refined cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop-refined")"
 # one row: NAME TIMING EXE [BUDGET] -> "NAME wall_ns"
 row() {
 	rm -f "$tmp/db"
@@ -89,12 +98,15 @@ run_row() {
 	6) row binary-off off "$tmp/binary" ;;
 	7) row binary-on on "$tmp/binary" ;;
 	8) row binary-burst burst "$tmp/binary" ;;
+	9) row refined-off off "$tmp/refined" ;;
+	10) row refined-on on "$tmp/refined" ;;
+	11) row refined-burst burst "$tmp/refined" ;;
 	esac
 }
 while [ "$i" -lt "$runs" ]; do
 	k=0
-	while [ "$k" -lt 9 ]; do
-		run_row $(((i + k) % 9))
+	while [ "$k" -lt 12 ]; do
+		run_row $(((i + k) % 12))
 		k=$((k + 1))
 	done
 	i=$((i + 1))
@@ -114,7 +126,7 @@ def spread(k):
 print("| build | timing | wall, ms (median) | x plain | x plain a round, quartiles | CPU, ms (median) | x plain |")
 print("|---|---|---|---|---|---|---|")
 for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on",
-          "binary-off", "binary-on", "binary-burst"]:
+          "binary-off", "binary-on", "binary-burst", "refined-off", "refined-on", "refined-burst"]:
     name, _, timing = k.partition("-")
     print("| %s | %s | %.0f | %.2f | %s | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
           med(k, 0) / med("plain", 0), spread(k), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
@@ -139,7 +151,7 @@ echo
 echo "| build | timing | run | exit dump |"
 echo "|---|---|---:|---:|"
 instr plain off
-for b in selected binary; do
+for b in selected binary refined; do
 	instr "$b" off
 	instr "$b" on
 done

@@ -192,6 +192,11 @@ static int match_list(const char *list, char sep, const char *const *names, size
 	return included || !includes;
 }
 
+size_t pp__select_entry_len(const char *s, char sep)
+{
+	return glob_len(s, sep);
+}
+
 int pp__select_match(const char *list, char sep, const char *const *names, size_t n)
 {
 	return match_list(list, sep, names, n, NULL, NULL);

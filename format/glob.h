@@ -35,6 +35,10 @@ PP__GLOB_API int pp__select_match(const char *list, char sep, const char *const 
  * the form the plugin's list files also match. */
 PP__GLOB_API int pp__select_name(const char *list, char sep, const char *name);
 
+/* The length of the list's entry at s: up to the separator that ends it
+ * (not one inside [...], <...> or (...), nor one after a backslash). */
+PP__GLOB_API size_t pp__select_entry_len(const char *s, char sep);
+
 /* Is the list well formed (no empty entry, no unclosed '[', no trailing
  * backslash)? 0, or -1 with the reason in err. */
 PP__GLOB_API int pp__select_check(const char *list, char sep, char *err, size_t errlen);

@@ -17,20 +17,23 @@
  * A cyg or plugin build's gate inlined into a dropped function keeps its
  * hooks there (inlined_hooks.c): --binary reads them from the program and
  * drops such a function too, until no kept function's hooks sit in a
- * dropped one. */
+ * dropped one. --previous takes the list a first pass wrote, for a second
+ * pass over the rebuilt program's profile (select_previous.c). */
 #define SELECT_MIN_CALLS 1000u
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "glob.h"
 #include "inlined_hooks.h"
+#include "select_previous.h"
 #include "settings.h"
 #include "report_impl.h"
 
 static const char help_text[] =
 	"usage: pathprof select PROFILE [--budget PCT] [--binary EXE] [--format FMT]\n"
-	"                        [-o FILE]\n"
+	"                        [--previous LIST] [-o FILE]\n"
 	"\n"
 	"List the functions of a timed PROFILE whose gates cost more than PCT\n"
 	"percent (default 5) of the work they hold: a function's gate cost is its\n"
@@ -63,12 +66,18 @@ static const char help_text[] =
 	"                 matches substrings: standard error names the kept\n"
 	"                 functions a dropped name also drops; a name with a\n"
 	"                 comma is left out (it stays gated)\n"
-	"  -o, --output F write the list to F\n"
+	"  --previous LIST the list (same --format) a first select wrote, when\n"
+	"                 PROFILE is of the program rebuilt or run with it: the\n"
+	"                 new list holds LIST's entries and what this profile\n"
+	"                 adds. The first profile's own gates distort what it\n"
+	"                 measures; this one's far less, so a second pass drops\n"
+	"                 what the first kept beyond the budget\n"	"  -o, --output F write the list to F\n"
 	"  -h, --help     show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 a profile without times or without the gate's\n"
 	"measured cost, a --binary that cannot be read or is not the profile's\n"
-	"program, or a failed write; 2 bad command line.\n";
+	"program, a --previous LIST that cannot be read or is not a list of that\n"
+	"--format, or a failed write; 2 bad command line.\n";
 
 /* A name as a glob that matches it alone (and, in a list, stays one entry). */
 static void put_glob(FILE *o, const char *s)
@@ -131,6 +140,30 @@ static void put_name(FILE *o, const char *format, int *first, const pp_profile_t
 		fputc('\n', o);
 	}
 	*first = 0;
+}
+
+/* One entry of --previous's list, as it was written. */
+static void put_entry(FILE *o, const pp__prev_list_t *l, int *first, size_t at, size_t len)
+{
+	if (!*first && l->sep == ',')
+		fputc(',', o);
+	fwrite(l->text + at, 1, len, o);
+	if (l->sep == '\n')
+		fputc('\n', o);
+	*first = 0;
+}
+
+/* Does any row's function match the one glob of --previous's keep list at
+ * (at, len)? */
+static int entry_names_a_row(const pp__prev_list_t *l, size_t at, size_t len, const pp_profile_t *p,
+			     const pp__fn_row_t *rows, size_t n)
+{
+	char *g = strndup(l->text + at, len);
+	int hit = 0;
+	for (size_t i = 0; g && i < n && !hit; i++)
+		hit = pp__select_name(g, '\n', pp__report_name(p, rows[i].name));
+	free(g);
+	return hit;
 }
 
 /* Rows are functions by name: the row named s, or n. */
@@ -229,11 +262,11 @@ int cmd_select(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "budget", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' }, { "binary", required_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "previous", required_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double budget = 5;
-	const char *format = "names", *outpath = NULL, *binary = NULL;
+	const char *format = "names", *outpath = NULL, *binary = NULL, *prevpath = NULL;
 	int c;
 	optind = 0;
 	opterr = 0;
@@ -255,6 +288,7 @@ int cmd_select(int argc, char **argv)
 			break;
 		case 'o': outpath = optarg; break;
 		case 'x': binary = optarg; break;
+		case 'p': prevpath = optarg; break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("select", c, argv);
 		}
@@ -270,6 +304,9 @@ int cmd_select(int argc, char **argv)
 	int rc = CLI_FAIL;
 	size_t n = 0;
 	pp__fn_row_t *rows = NULL;
+	pp__prev_list_t prev = { 0 };
+	if (prevpath && pp__prev_load(&prev, prevpath, format) != 0)
+		goto done;
 	if (!p.nnodes) {
 		cli_error("select: %s: no times (run it with timing on: 'pathprof run', PATHPROF_TIMING=on)",
 			  path);
@@ -292,11 +329,17 @@ int cmd_select(int argc, char **argv)
 		goto done;
 	}
 	double work = 0;
+	size_t nprev = 0;
 	for (size_t i = 0; i < n; i++) {
 		double gates = (double)rows[i].calls * cost;
 		total += gates;
 		work += (double)rows[i].self;
-		if (rows[i].calls >= SELECT_MIN_CALLS && gates > budget / 100 * (double)rows[i].incl) {
+		/* 2: dropped by --previous's list, which the output holds */
+		if (prevpath && pp__prev_drops(&prev, pp__report_name(&p, rows[i].name))) {
+			drop[i] = 2;
+			nprev++;
+			dropped_cost += gates;
+		} else if (rows[i].calls >= SELECT_MIN_CALLS && gates > budget / 100 * (double)rows[i].incl) {
 			drop[i] = 1;
 			ndrop++;
 			dropped_cost += gates;
@@ -333,11 +376,22 @@ int cmd_select(int argc, char **argv)
 	FILE *o = cli_output_open(outpath);
 	if (o) {
 		int first = 1, keep = !strcmp(format, "keep");
+		size_t end = prev.text ? strlen(prev.text) : 0;
+		/* --previous: its entries as they were, first (keep: those that
+		 * name no function of this profile, whose kept ones are listed
+		 * by name) */
+		for (size_t at = 0, len; at < end;) {
+			size_t next = pp__prev_entry(&prev, at, &len);
+			if (!keep || !entry_names_a_row(&prev, at, len, &p, rows, n))
+				put_entry(o, &prev, &first, at, len);
+			at = next;
+		}
 		for (size_t i = 0; i < n; i++)
-			if (keep ? !drop[i] : drop[i])
+			if (keep ? !drop[i] : drop[i] == 1)
 				put_name(o, format, &first, &p, rows, n, drop, pp__report_name(&p, rows[i].name));
 		for (size_t i = 0; i < nextra && !keep; i++)
-			put_name(o, format, &first, &p, rows, n, drop, extra[i]);
+			if (!prevpath || !pp__prev_drops(&prev, extra[i]))
+				put_name(o, format, &first, &p, rows, n, drop, extra[i]);
 		if ((!strcmp(format, "exclude") || !strcmp(format, "gcc")) && !first)
 			fputc('\n', o);
 		rc = cli_output_close(o, outpath);
@@ -351,6 +405,8 @@ int cmd_select(int argc, char **argv)
 	if (ninlined)
 		fprintf(stderr, ", and %ld more inlined into dropped ones, whose code holds their hooks",
 			ninlined);
+	if (prevpath)
+		fprintf(stderr, ", with the list of %s (%zu of this profile's functions on it)", prevpath, nprev);
 	fprintf(stderr, "; their gates took %.0f of the %.0f ns all gates took (%.0f%%)\n", dropped_cost * k,
 		total * k, total > 0 ? 100 * dropped_cost / total : 0);
 	free(drop);
@@ -358,6 +414,7 @@ int cmd_select(int argc, char **argv)
 		free(extra[i]);
 	free(extra);
 done:
+	pp__prev_free(&prev);
 	free(rows);
 	pp__profile_free(&p);
 	return rc;

@@ -51,7 +51,42 @@ if [ "$via" = raii ]; then
 	PATHPROF_TIMING=on PATHPROF_OUT=rebuilt.pathprof ./prog-sel >/dev/null || fail "rebuilt run"
 	nodes=$(nodes_of rebuilt.pathprof)
 	[ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "rebuilt nodes: $nodes"
+	# the second pass over the rebuilt program: nothing left to drop, the
+	# first list carried over whole
+	"$pp" select rebuilt.pathprof --previous drop.txt >again.txt 2>sel3.err || fail "second pass: $(cat sel3.err)"
+	cmp -s drop.txt again.txt || fail "second pass: $(cat again.txt) for $(cat drop.txt)"
+	grep -q "^pathprof: select: 0 of 4 functions .*, with the list of drop.txt (0 of this profile's functions on it);" sel3.err ||
+		fail "second pass summary: $(cat sel3.err)"
 fi
+# --previous: the new list holds the old one's entries as written, then
+# what this profile adds (none here but the helper, which the old list
+# already has): 'gone' (a function this run never gated, as after a
+# rebuild without it) and 'spin' (kept by the budget, dropped by the old
+# list) stay, the helper is not listed twice; keep: the old list's globs
+# that name no function of this run, then the kept functions by name
+printf 'gone\nhelper\nspin\n' >prev.txt
+"$pp" select all.pathprof --previous prev.txt >drop2.txt 2>sel2.err || fail "--previous: $(cat sel2.err)"
+[ "$(tr '\n' ' ' <drop2.txt)" = "gone helper spin " ] || fail "--previous names: $(cat drop2.txt)"
+grep -q ", with the list of prev.txt (2 of this profile's functions on it);" sel2.err ||
+	fail "--previous summary: $(cat sel2.err)"
+printf '!gone,!spin\n' >prev.txt
+[ "$("$pp" select all.pathprof --format exclude --previous prev.txt 2>/dev/null)" = '!gone,!spin,!helper' ] ||
+	fail "--previous exclude: $("$pp" select all.pathprof --format exclude --previous prev.txt 2>&1)"
+printf 'gone,spin\n' >prev.txt
+[ "$("$pp" select all.pathprof --format gcc --previous prev.txt 2>/dev/null)" = 'gone,spin,helper' ] ||
+	fail "--previous gcc: $("$pp" select all.pathprof --format gcc --previous prev.txt 2>&1)"
+printf 'main\nmany_*\nlong_spins\nhelper\ngone*\n' >prev.txt
+[ "$("$pp" select all.pathprof --format keep --previous prev.txt 2>/dev/null | head -1)" = "gone*" ] &&
+	[ "$("$pp" select all.pathprof --format keep --previous prev.txt 2>/dev/null | sort | tr '\n' ' ')" = "gone* long_spins main many_calls " ] ||
+	fail "--previous keep: $("$pp" select all.pathprof --format keep --previous prev.txt 2>&1)"
+# a list of another form, or none, is refused in one line
+printf 'helper,spin\n' >prev.txt
+"$pp" select all.pathprof --format exclude --previous prev.txt >/dev/null 2>e3 && fail "--previous: a gcc list taken for exclude"
+[ "$(wc -l <e3)" = 1 ] && grep -q "^pathprof: select: --previous: prev.txt: 'helper' is not an entry of a --format exclude list" e3 ||
+	fail "--previous of another form: $(cat e3)"
+"$pp" select all.pathprof --previous missing.txt >/dev/null 2>e4 && fail "--previous: a missing list accepted"
+[ "$(cat e4)" = "pathprof: select: --previous: missing.txt: cannot open: No such file or directory" ] ||
+	fail "--previous missing: $(cat e4)"
 # refusals: untimed, and (under a selection) no measured cost
 PATHPROF_TIMING=off PATHPROF_XRAY=all PATHPROF_OUT=off.pathprof ./prog >/dev/null
 "$pp" select off.pathprof >/dev/null 2>e1 && fail "an untimed profile was accepted"
