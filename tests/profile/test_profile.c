@@ -588,6 +588,52 @@ static void test_bad_files(void)
 	unlink(good);
 }
 
+/* Canonical order: paths and nodes by id, whatever order they came in,
+ * each entry whole. Ids that share their high bytes, their low bytes, or
+ * differ in one byte only (the sort skips a byte all share), lists of one
+ * and two, and a list already in order and one reversed. */
+static void test_canonical_order(void)
+{
+	static const uint32_t sizes[] = { 0, 1, 2, 3, 255, 256, 257, 6700 };
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		for (int kind = 0; kind < 5; kind++) {
+			uint32_t n = sizes[s];
+			pp_profile_t p = { 0 };
+			p.paths = calloc(n ? n : 1, sizeof *p.paths);
+			p.nodes = calloc(n ? n : 1, sizeof *p.nodes);
+			CHECK(p.paths && p.nodes, "out of memory");
+			uint64_t x = 0x9e3779b97f4a7c15ull * (kind + 1);
+			for (uint32_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				uint64_t id = kind == 0 ? x                             /* random */
+					    : kind == 1 ? 0xabcdef0000000000ull | (x >> 40) /* high bytes shared */
+					    : kind == 2 ? (x & ~0xffull) | 0x5a          /* low byte shared */
+					    : kind == 3 ? (uint64_t)i * 3 + 1            /* in order */
+							: (uint64_t)(n - i) << 20;      /* reversed */
+				/* unique: the index in the low bits where the kind leaves them free */
+				if (kind <= 2)
+					id = (id & ~(0xffffull << 16)) | ((uint64_t)i << 16);
+				p.paths[i] = (pp_ppath_t){ .id = id, .count = id ^ 0x1234 };
+				p.nodes[n - 1 - i] = (pp_ppath_t){ .id = id, .self = id + 7, .open = id >> 3 };
+			}
+			p.npaths = p.nnodes = n;
+			CHECK(pp__profile_canonical(&p) == 0, "canonical");
+			for (uint32_t i = 0; i < n; i++) {
+				CHECK(i == 0 || p.paths[i - 1].id < p.paths[i].id, "paths out of order at %u (%u, kind %d)",
+				      i, n, kind);
+				CHECK(i == 0 || p.nodes[i - 1].id < p.nodes[i].id, "nodes out of order at %u (%u, kind %d)",
+				      i, n, kind);
+				CHECK_EQ_U64(p.paths[i].count, p.paths[i].id ^ 0x1234);
+				CHECK_EQ_U64(p.nodes[i].self, p.nodes[i].id + 7);
+				CHECK_EQ_U64(p.nodes[i].open, p.nodes[i].id >> 3);
+				CHECK_EQ_U64(p.nodes[i].id, p.paths[i].id);
+			}
+			free(p.paths);
+			free(p.nodes);
+		}
+	}
+}
+
 int main(void)
 {
 	/* thousands of small files are written: prefer memory (/dev/shm) to a
@@ -601,6 +647,7 @@ int main(void)
 		return 1;
 	}
 	test_ticks_ns();
+	test_canonical_order();
 	test_round_trip();
 	test_write_errors();
 	test_bad_files();
