@@ -64,7 +64,9 @@ def test_concurrent():
     name = TAG + "-conc"
     threads, iters = 4, 100000
     env = dict(BASE_ENV, PATHPROF_SHM=name, PATHPROF_OUT=os.path.join(TMP, "conc.pp"))
-    w = subprocess.Popen([WRITER, "threads", str(threads), str(iters)], env=env,
+    # "hold": the threads wait half-way until the reader has looked ten
+    # times, however long its looks take
+    w = subprocess.Popen([WRITER, "threads", str(threads), str(iters), "hold"], env=env,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     done = threading.Event()
     line = []
@@ -92,6 +94,10 @@ def test_concurrent():
         check(d["state"] == "running", "state %s while running" % d["state"])
         grew += sum(c.values()) > sum(prev.values())
         prev, prev_events = c, d["events"]
+        if polls == 10:
+            check(sum(c.values()) < sum(total.values()), "the writer ended while held")
+            w.stdin.write("go\n")
+            w.stdin.flush()
     print("concurrent: %d snapshots, %d saw growth" % (polls, grew))
     check(polls >= 10, "only %d snapshots while the writer ran" % polls)
     d = wait_named(name, 2)

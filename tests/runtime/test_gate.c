@@ -362,6 +362,9 @@ NOINL static void stage_a(void)
 	stage_b();
 }
 
+/* Set while the round that warms up runs: its misses are not said. */
+static int warming;
+
 /* 1 when got is within 2% of want, or one tick quantum when that is wider. */
 static int near(const pp_profile_t *p, const char *what, double got_ns, double want_ns)
 {
@@ -369,7 +372,8 @@ static int near(const pp_profile_t *p, const char *what, double got_ns, double w
 	double tol = want_ns * 0.02 > tick ? want_ns * 0.02 : tick;
 	if (got_ns >= want_ns - tol && got_ns <= want_ns + tol)
 		return 1;
-	fprintf(stderr, "%s: %.0f ns, expected %.0f +- %.0f\n", what, got_ns, want_ns, tol);
+	if (!warming)
+		fprintf(stderr, "%s: %.0f ns, expected %.0f +- %.0f\n", what, got_ns, want_ns, tol);
 	return 0;
 }
 
@@ -389,8 +393,9 @@ static int node_near(const pp_profile_t *p, const char *names, uint64_t calls, u
  * self time within 2% of what the spins measured themselves; the self times
  * of all nodes add up, to the tick, to the root's inclusive time; no time
  * exceeds the run. A preemption between two spins shows in the profile but
- * not in the spins: the measurement is repeated (at most three times),
- * never the exact checks. */
+ * not in the spins: the measurement is repeated (at most four times, after
+ * a first round not judged), never the exact checks, which hold in every
+ * round. */
 static int timing_round(void)
 {
 	CHECK(pp_set_timing(PP_TIMING_ON, 0) == 0);
@@ -426,12 +431,20 @@ static int timing_round(void)
 	return ok;
 }
 
+/* A first round is not judged: its first calls meet memory nothing has
+ * touched yet (the runtime's records, ASan's fake frames, the pages of the
+ * spins' clock), which a host whose page faults cost 10 us puts in the
+ * nodes' times, outside every spin (stage_a 2-3 % over its spins, ASan,
+ * round after round when two tests shared the two cores). */
 static void mode_timing(void)
 {
-	for (int k = 0; k < 3; k++)
+	warming = 1;
+	(void)timing_round();
+	warming = 0;
+	for (int k = 0; k < 4; k++)
 		if (timing_round())
 			return;
-	fprintf(stderr, "known delays not recovered in three rounds\n");
+	fprintf(stderr, "known delays not recovered in four rounds\n");
 	exit(1);
 }
 
