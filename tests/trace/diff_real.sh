@@ -25,7 +25,11 @@ attempt() {
 	"$pp" diff a1.pathprof a2.pathprof >same.txt 2>err || fail "diff same: $(cat err)"
 	grep -E '^[0-9]+ +(slower|faster) ' same.txt && fail "a verdict between two runs of the same binary: $(cat same.txt)"
 	grep -Eq '^[0-9]+ +not enough data .*  main$' same.txt || fail "same: main: $(cat same.txt)"
-	"$pp" diff a1.pathprof b.pathprof >slow.txt 2>err || fail "diff slow: $(cat err)"
+	# --min-change 5: one run a side carries no measure of how far two
+	# processes drift apart, and under TSan on a slow VM host stage_a,
+	# the same code in both, came out 3.4 % faster with a tight interval;
+	# the doubled stage_b is +100 %
+	"$pp" diff --min-change 5 a1.pathprof b.pathprof >slow.txt 2>err || fail "diff slow: $(cat err)"
 	flagged=$(grep -E '^[0-9]+ +(slower|faster) ' slow.txt)
 	case $flagged in
 	"") return 1 ;;
@@ -33,7 +37,7 @@ attempt() {
 	*) fail "flagged: $flagged" ;;
 	esac
 	[ "$(printf '%s\n' "$flagged" | grep -c .)" = 1 ] || fail "more than one verdict: $flagged"
-	"$pp" diff --format json a1.pathprof b.pathprof | python3 -c '
+	"$pp" diff --min-change 5 --format json a1.pathprof b.pathprof | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 rows = [r for r in d["paths"] if r["names"] == ["main", "stage_b"]]
