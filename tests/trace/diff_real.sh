@@ -3,8 +3,12 @@
 # timed. Two runs of the same binary, one run a side: no node gets a
 # verdict. A run where stage_b spins twice as long: stage_b, and nothing
 # else, is flagged slower, its median call by about +100 %; main, one call a side, has not
-# enough data for a verdict. A false verdict fails at once; a missed one
-# (the machine preempted a spin for milliseconds) is tried again.
+# enough data for a verdict. One of three attempts must give exactly these
+# verdicts: one run a side measures no drift between processes, which a
+# loaded host can push past the threshold (under TSan with two tests on
+# the two cores of a slow VM host, the unchanged stage_a came out 3.4 %
+# faster in one attempt and 8.4 % slower in another), and a preempted spin
+# can hide the slowdown. A diff that flags wrongly every time still fails.
 # usage: diff_real.sh SRCROOT PATHPROF WRAPPER WORKDIR
 set -u
 src=$1 pp=$(cd "$(dirname "$2")" && pwd)/$(basename "$2") wrapper=$3 work=$4/diff-real.$$
@@ -13,30 +17,29 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$work" || exit 1
 "$wrapper" --via=cyg gcc -O2 "$src/tests/trace/slowdown.c" -o prog >build.log 2>&1 || fail "build: $(cat build.log)"
-# One attempt: two runs of the binary and a slow one. A verdict on
-# anything but stage_b, or any between the same binary's runs, fails at
-# once; stage_b not flagged (a preempted spin widens its interval) is
-# retried, up to three attempts.
+# One attempt: two runs of the binary and a slow one. 0 when the verdicts
+# are exactly right, else 1 with the reason in $why.
 attempt() {
 	for r in a1 a2; do
 		PATHPROF_TIMING=on PATHPROF_OUT=$r.pathprof ./prog || fail "run $r"
 	done
 	PATHPROF_TIMING=on PATHPROF_OUT=b.pathprof ./prog slow || fail "run b"
 	"$pp" diff a1.pathprof a2.pathprof >same.txt 2>err || fail "diff same: $(cat err)"
-	grep -E '^[0-9]+ +(slower|faster) ' same.txt && fail "a verdict between two runs of the same binary: $(cat same.txt)"
+	if grep -Eq '^[0-9]+ +(slower|faster) ' same.txt; then
+		why="a verdict between two runs of the same binary: $(cat same.txt)"
+		return 1
+	fi
 	grep -Eq '^[0-9]+ +not enough data .*  main$' same.txt || fail "same: main: $(cat same.txt)"
-	# --min-change 5: one run a side carries no measure of how far two
-	# processes drift apart, and under TSan on a slow VM host stage_a,
-	# the same code in both, came out 3.4 % faster with a tight interval;
-	# the doubled stage_b is +100 %
+	# --min-change 5: the doubled stage_b is +100 %, and drift between
+	# two processes (above) passes 2 % more often than 5
 	"$pp" diff --min-change 5 a1.pathprof b.pathprof >slow.txt 2>err || fail "diff slow: $(cat err)"
 	flagged=$(grep -E '^[0-9]+ +(slower|faster) ' slow.txt)
+	why="flagged: $flagged"
 	case $flagged in
-	"") return 1 ;;
 	*slower*"  main > stage_b") ;;
-	*) fail "flagged: $flagged" ;;
+	*) return 1 ;;
 	esac
-	[ "$(printf '%s\n' "$flagged" | grep -c .)" = 1 ] || fail "more than one verdict: $flagged"
+	[ "$(printf '%s\n' "$flagged" | grep -c .)" = 1 ] || return 1
 	"$pp" diff --min-change 5 --format json a1.pathprof b.pathprof | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -50,7 +53,7 @@ if not 90 <= pct <= 110 or not rows[0]["change_pct"] > 50:
 }
 n=1
 until attempt; do
-	[ "$n" -lt 3 ] || fail "stage_b twice as slow was not flagged in 3 attempts: $(cat slow.txt)"
+	[ "$n" -lt 3 ] || fail "no attempt of 3 gave exactly the verdicts expected; the last: $why"
 	n=$((n + 1))
 done
 echo "ok: same binary: no verdict; stage_b twice as slow: only it flagged (attempt $n)"
