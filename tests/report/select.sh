@@ -82,6 +82,10 @@ printf '!gone,!spin\n' >prev.txt
 printf 'gone,spin\n' >prev.txt
 [ "$("$pp" select all.pathprof --format gcc --previous prev.txt 2>/dev/null)" = 'gone,spin,helper' ] ||
 	fail "--previous gcc: $("$pp" select all.pathprof --format gcc --previous prev.txt 2>&1)"
+# gcc's entries drop by substring: 'help' already drops the helper
+printf 'help\n' >prev.txt
+[ "$("$pp" select all.pathprof --format gcc --previous prev.txt 2>/dev/null)" = 'help' ] ||
+	fail "--previous gcc substring: $("$pp" select all.pathprof --format gcc --previous prev.txt 2>&1)"
 printf 'main\nmany_*\nlong_spins\nhelper\ngone*\n' >prev.txt
 [ "$("$pp" select all.pathprof --format keep --previous prev.txt 2>/dev/null | head -1)" = "gone*" ] &&
 	[ "$("$pp" select all.pathprof --format keep --previous prev.txt 2>/dev/null | sort | tr '\n' ' ')" = "gone* long_spins main many_calls " ] ||
