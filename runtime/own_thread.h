@@ -17,4 +17,12 @@
  * or the error pthread_create gave. */
 int pp__own_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg);
 
+/* Such a thread has a descriptor table of its own (own_thread.c), so its
+ * descriptor 2 is not the program's. -2 on any other thread (write to
+ * stderr as usual); else a descriptor of the program's standard error now,
+ * or -1 when the program has none, to be given back to
+ * pp__own_thread_stderr_done. */
+int pp__own_thread_stderr(void);
+void pp__own_thread_stderr_done(int fd);
+
 #endif

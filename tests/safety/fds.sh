@@ -3,7 +3,10 @@
 # (daemon-*) closes every inherited descriptor, opens its log and runs gated code; the
 # log must hold exactly its 6 bytes with the live view on (the default),
 # with PATHPROF_TRACE, and both, closing by loop and by close_range(); the
-# profile must still be whole (main>worker>work 100000 times).
+# profile must still be whole (main>worker>work 100000 times). daemon-storm
+# closes everything over and over while the runtime's threads name what the
+# program meets: every name must come out right, and no write of the program
+# may fail (their descriptors are their own, runtime/own_thread.c).
 # usage: fds.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 . "$6/lib.sh"
 safety_build prog.c "$work/fds" -pthread -lrt
@@ -33,4 +36,13 @@ for how in loop range; do
 		esac
 	done
 done
+rm -f "$work"/app.log "$work"/out.pathprof "$work"/stderr
+(cd "$work" && env PATHPROF_XRAY=all PATHPROF_OUT="$work/out.pathprof" ./fds daemon-storm app.log \
+	2>stderr) || fail "storm: exit status $? (5: a write of the program failed or was lost)"
+paths=$("$pathprof" report --format paths "$work/out.pathprof" 2>&1)
+printf '%s\n' "$paths" | grep -q '^100000|\(.*>\)\{0,1\}worker>calls>leaf$' &&
+	printf '%s\n' "$paths" | grep -q '^1|main>\(.*>\)\{0,1\}calls>leaf$' &&
+	! printf '%s\n' "$paths" | grep -q '0x' ||
+	fail "storm: the profile's paths are not named right: $paths"
+[ ! -s "$work/stderr" ] || fail "storm: stderr: $(cat "$work/stderr")"
 finish

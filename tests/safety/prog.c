@@ -14,7 +14,13 @@
  *   prog daemon-loop|daemon-range LOG
  *                      closes every descriptor it did not open (by a loop
  *                      or close_range), opens LOG, writes one line, then
- *                      runs 100000 leaf calls on a new thread */
+ *                      runs 100000 leaf calls on a new thread
+ *   prog daemon-storm LOG
+ *                      a thread closes every descriptor from 3 up, then
+ *                      appends one byte to LOG, over and over, while main
+ *                      meets calls, leaf and worker for the first time, each
+ *                      after 100 ms (the runtime names them meanwhile); 5
+ *                      when a write failed or LOG lost a byte */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -23,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -94,6 +101,45 @@ static int daemon_start(const char *how, const char *log_path)
 	return 0;
 }
 
+static int storm_stop;
+
+/* The storm's writes that succeeded, or -1 at the first that failed: a
+ * descriptor the runtime closed (or wrote) under the program. */
+static void *storm(void *path)
+{
+	long n = 0;
+	while (!__atomic_load_n(&storm_stop, __ATOMIC_ACQUIRE)) {
+		close_range(3, ~0U, 0);
+		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, "x", 1) != 1)
+			return (void *)-1L;
+		n++;
+		close(fd);
+	}
+	return (void *)n;
+}
+
+static int daemon_storm(const char *log_path)
+{
+	pthread_t t;
+	struct timespec pause = {0, 100 * 1000000L};
+	unlink(log_path);
+	if (pthread_create(&t, NULL, storm, (void *)log_path) != 0)
+		return 4;
+	nanosleep(&pause, NULL);
+	calls(1);
+	nanosleep(&pause, NULL);
+	worker(NULL);
+	nanosleep(&pause, NULL);
+	__atomic_store_n(&storm_stop, 1, __ATOMIC_RELEASE);
+	void *got;
+	if (pthread_join(t, &got) != 0)
+		return 4;
+	struct stat st;
+	long n = (long)got;
+	return n > 0 && stat(log_path, &st) == 0 && st.st_size == n ? 0 : 5;
+}
+
 G_FN int main(int argc, char **argv)
 {
 	GATE("main");
@@ -131,6 +177,8 @@ G_FN int main(int argc, char **argv)
 		nanosleep(&t, NULL);
 		return 0;
 	}
+	if (!strcmp(mode, "daemon-storm"))
+		return daemon_storm(argv[2]);
 	if (!strncmp(mode, "daemon-", 7))
 		return daemon_start(mode, argv[2]);
 	calls(1000);
