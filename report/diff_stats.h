@@ -15,6 +15,13 @@
  * each (the per-call spread then stands in for the runs'). */
 #define DIFF_MIN_CALLS 30
 #define DIFF_RESAMPLES 2000
+/* The noise floor (%) when a side has one run and --min-change was not
+ * given. Per-call distributions hold a run's own noise, not how far two
+ * processes of one binary drift apart: under a loaded ThreadSanitizer run
+ * an unchanged function came out 3.4 % faster and 8.4 % slower (#29,
+ * trace-diff-real); on a quiet machine 1-3 %. Several runs a side measure
+ * that drift, and their spread sets the floor instead. */
+#define DIFF_ONE_RUN_FLOOR 10.0
 
 /* One side of the comparison: a profile or a directory of repeated runs. */
 typedef struct diff_side {

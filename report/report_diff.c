@@ -130,8 +130,10 @@ static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 			DIFF_RESAMPLES, min_change);
 	else
 		fprintf(f, "  verdicts: 95%% interval from the histograms (one run on a side: no "
-			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n",
-			min_change);
+			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n%s",
+			min_change, min_change == DIFF_ONE_RUN_FLOOR
+			? "  (two processes of one binary drift apart by several percent: give several runs a "
+			  "side, or --min-change, to judge smaller changes)\n" : "");
 	for (int only = 0; only < 3; only++) {
 		static const char *const title[3] = {"nodes and paths in both", "only in A", "only in B"};
 		uint32_t shown = 0;

@@ -84,6 +84,7 @@ static char *nbump, *nend;     /* current chunk of name records */
 static char object_name[300];  /* "" when not exporting */
 static int keep_at_exit;
 static int namer_running, exit_hooked, finished;
+static int stopping; /* the exit asks the namer for its last pass */
 
 int pp__shm_name_ok(const char *s)
 {
@@ -393,13 +394,22 @@ uint64_t pp__shm_namer_cpu_ns(void)
 	return ns;
 }
 
+/* The namer's resolver holds descriptors of the namer's own table
+ * (own_thread.c): it is used and closed on whichever thread opened it,
+ * the namer or, when there is none, the exit. */
+static void namer_res_close(void)
+{
+	pp__resolver_close(namer_res.r);
+	memset(&namer_res, 0, sizeof namer_res);
+}
+
 static void *namer_main(void *arg)
 {
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (h)
 		__atomic_store_n(&h->namer_tid, (uint32_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	pthread_mutex_lock(&namer_lock);
-	while (!finished) {
+	while (!stopping) {
 		__atomic_store_n(&nudge, 0, __ATOMIC_RELAXED);
 		name_pass();
 		pthread_mutex_unlock(&namer_lock);
@@ -407,6 +417,8 @@ static void *namer_main(void *arg)
 		syscall(SYS_futex, &nudge, FUTEX_WAIT_PRIVATE, 0, &wait, NULL, 0);
 		pthread_mutex_lock(&namer_lock);
 	}
+	name_pass(); /* the exit's: every key seen until now */
+	namer_res_close();
 	pthread_mutex_unlock(&namer_lock);
 	struct timespec t;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0)
@@ -499,16 +511,28 @@ void pp__shm_discard(void)
 }
 
 /* A normal exit: publish the last names, mark the segment finished, and
- * remove it unless asked to keep it. The namer is then stopped and joined, so
- * nothing is written into the segment's names after this and no thread of
- * ours is left running while the process tears down. */
+ * remove it unless asked to keep it. The namer makes the last pass itself
+ * (its resolver is its own) and is joined, so nothing is written into the
+ * segment's names after this and no thread of ours is left running while
+ * the process tears down. */
 static void shm_exit(void)
 {
+	pthread_mutex_lock(&namer_lock);
+	stopping = 1;
+	pthread_mutex_unlock(&namer_lock);
+	if (namer_running) {
+		pp__shm_nudge();
+		pthread_join(namer_tid, NULL);
+		namer_running = 0;
+	}
 	pthread_mutex_lock(&namer_lock);
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (h && !finished && object_name[0]) {
 		notice_detached(h);
+		/* keys other threads met since the namer's last pass, or all of
+		 * them when the namer never started */
 		name_pass();
+		namer_res_close();
 		__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
 		if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE))
 			__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
@@ -517,11 +541,6 @@ static void shm_exit(void)
 	}
 	finished = 1;
 	pthread_mutex_unlock(&namer_lock);
-	pp__shm_nudge();
-	if (namer_running) {
-		pthread_join(namer_tid, NULL);
-		namer_running = 0;
-	}
 }
 
 static void program_name(char *buf, size_t n)
@@ -629,6 +648,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	snprintf(object_name, sizeof object_name, "%s", object);
 	keep_at_exit = keep;
 	finished = 0;
+	stopping = 0;
 	pthread_mutex_unlock(&namer_lock);
 	if (!exit_hooked) {
 		exit_hooked = 1;

@@ -16,7 +16,8 @@ void pp__site_patch_pending(void);
 /* Call sites patched and refused so far (bench, tests, the docs' figures). */
 void pp__site_patch_counts(uint32_t *patched, uint32_t *refused);
 
-/* The throttling thread stops: release what patching held. */
+/* The throttling thread stops: release what patching held. On that thread:
+ * its symbolizer holds descriptors of the thread's own table (own_thread.c). */
 void pp__site_patch_end(void);
 
 #endif

@@ -429,9 +429,17 @@ static uint64_t throttle_round(void)
 	return wait_ns;
 }
 
+/* The thread's last act: what it opened (the patcher's symbolizer) it
+ * closes itself, as its descriptors are in its own table (own_thread.c). */
+static void throttle_last(void)
+{
+	throttle_end();
+	pp__site_patch_end();
+}
+
 static pp__ticker_t ticker = PP__TICKER_INIT(
 	"budget", "PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated",
-	throttle_begin, throttle_round, throttle_end, FIRST_WAIT_US * 1000u);
+	throttle_begin, throttle_round, throttle_last, FIRST_WAIT_US * 1000u);
 
 static void spawn(void)
 {
@@ -449,8 +457,7 @@ void pp__throttle_stop(void)
 {
 	if (!pp__ticker_running(&ticker))
 		return;
-	pp__ticker_stop(&ticker);
-	pp__site_patch_end();
+	pp__ticker_stop(&ticker); /* its last act closes the patcher */
 	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
 		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (under a function "
 			 "selection, or with gates of two injectors); nothing was throttled");

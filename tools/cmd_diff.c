@@ -39,8 +39,10 @@ static const char help_text[] =
 	"options:\n"
 	"  --format FMT        'text' (default), 'json', or 'html': one self-contained\n"
 	"                      page, B's path tree coloured by these verdicts\n"
-	"  --min-change PCT    smallest change called slower/faster (default 2);\n"
-	"                      the spread of A's runs raises it per path\n"
+	"  --min-change PCT    smallest change called slower/faster (default 2 with\n"
+	"                      several runs a side, whose spread raises it per\n"
+	"                      path; 10 when a side has one run: two processes of\n"
+	"                      one binary drift apart by several percent)\n"
 	"  --top N             show the first N paths of each list; 0 = all (default)\n"
 	"  -o, --output FILE   write to FILE instead of standard output\n"
 	"  -h, --help          show this help\n"
@@ -160,6 +162,7 @@ int cmd_diff(int argc, char **argv)
 	int format = PP__DIFF_TEXT, c;
 	uint64_t top = 0, v;
 	double min_change = DEFAULT_MIN_CHANGE;
+	int min_change_given = 0;
 	const char *outpath = NULL;
 	optind = 0;
 	opterr = 0;
@@ -176,6 +179,7 @@ int cmd_diff(int argc, char **argv)
 			if (cli_parse_u64("diff: --min-change", optarg, 1000, &v) < 0)
 				return CLI_USAGE;
 			min_change = (double)v;
+			min_change_given = 1;
 			break;
 		case OPT_TOP:
 			if (cli_parse_u64("diff: --top", optarg, UINT32_MAX, &top) < 0)
@@ -201,6 +205,8 @@ int cmd_diff(int argc, char **argv)
 	diff_row_t *rows = NULL;
 	if (load_side(&sd[0]) != 0 || load_side(&sd[1]) != 0)
 		goto done;
+	if (!min_change_given && (sd[0].nruns < 2 || sd[1].nruns < 2))
+		min_change = DIFF_ONE_RUN_FLOOR;
 	rows = diff_build_rows(sd, &n, min_change);
 	if (!rows && (sd[0].merged.npaths || sd[1].merged.npaths)) {
 		cli_error("diff: out of memory");

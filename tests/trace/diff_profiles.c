@@ -2,7 +2,8 @@
  * whose "parse" stage takes twice as long, as single files and as
  * directories of three runs each (runs differ by 1 % from each other), plus
  * paths only in A and only in B, and a run of A whose slowest tenth of parse
- * calls took three times as long (a change in the tail only). Times are in
+ * calls took three times as long (a change in the tail only), and a run of A
+ * 6 % slower throughout (a process that drifted, nothing changed). Times are in
  * ticks at 1 tick per ns, so the expected outputs are exact.
  * usage: diff_profiles DIR */
 #include <stdio.h>
@@ -117,6 +118,8 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof path, "%s/runs-a2/run%d.pathprof", d, r);
 		write_profile(path, a, 4, 1.0 + 0.01 * (1 - r), 1.0);
 	}
+	snprintf(path, sizeof path, "%s/a-drift.pathprof", d);
+	write_profile(path, a, 4, 1.06, 1.0);
 	tail_scale = 3.0;
 	snprintf(path, sizeof path, "%s/a-tail.pathprof", d);
 	write_profile(path, a, 4, 1.0, 1.0);

@@ -31,6 +31,11 @@ check diff-noise.txt runs-a runs-a2
 # one run a side, only parse's slowest calls slower: the mean moved, the
 # median call did not, so no verdict (a disturbance during one run looks so)
 check diff-tail.txt a.pathprof a-tail.pathprof
+# one run a side, B's process 6 % slower throughout: under the one-run floor
+# (10 %) by default; --min-change 2 asks for the finer floor and gets
+# verdicts from that drift
+check diff-drift.txt a.pathprof a-drift.pathprof
+check diff-drift-2.txt --min-change 2 a.pathprof a-drift.pathprof
 
 # The verdicts themselves, so a wrong expected file cannot hide them.
 verdict() { # FILE PATH-SUFFIX VERDICT
@@ -44,7 +49,14 @@ done
 verdict diff-same.txt "main > parse > leaf" "no clear change"
 verdict diff-noise.txt "main > parse > leaf" "no clear change"
 verdict diff-noise.txt "main > validate" "no clear change"
-grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" && fail "a verdict where nothing changed"
+grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" "$dir/diff-drift.txt" &&
+	fail "a verdict where nothing changed"
+verdict diff-drift.txt "main > parse" "no clear change"
+verdict diff-drift-2.txt "main > parse" slower
+grep -q '^  (two processes of one binary drift apart' "$dir/diff-drift.txt" ||
+	fail "diff-drift.txt does not say why its floor is 10 %"
+grep -q '^  (two processes' "$dir/diff-drift-2.txt" "$dir/diff-dirs.txt" &&
+	fail "the one-run note where the floor is not the one-run floor"
 grep -q '"change": "B - A"' "$dir/diff-files.json" || fail "json lacks the sign convention"
 python3 -c 'import json,sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' \
 	"$dir/diff-files.json" "$dir/diff-dirs.json" 2>/dev/null || fail "json does not parse"
