@@ -116,6 +116,10 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 	r->verdict = !a->entry || !b->entry ? "-" : "untimed";
 	if (isnan(r->change))
 		return;
+	if (r->share[0] < DIFF_MIN_SHARE && r->share[1] < DIFF_MIN_SHARE) {
+		r->verdict = "not enough data";
+		return;
+	}
 	if (sd[0].nruns >= 2 && sd[1].nruns >= 2) {
 		/* Bootstrap over runs: resample each side's runs, pool, difference. */
 		double *d = malloc(DIFF_RESAMPLES * sizeof *d);
@@ -294,6 +298,53 @@ oom:
 	free(rows);
 	*nrows = 0;
 	return NULL;
+}
+
+static double median_sorted(const double *v, uint32_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+diff_scatter_t diff_scatter(const diff_side_t *sd)
+{
+	diff_scatter_t sc = {0, 0, 0, 0};
+	const pp_profile_t *a = &sd[0].merged, *b = &sd[1].merged;
+	double *r = a->nnodes ? malloc(a->nnodes * sizeof *r) : NULL;
+	uint32_t n = 0;
+	for (uint32_t i = 0; r && i < a->nnodes; i++) {
+		uint64_t id = a->nodes[i].id;
+		double ca = timed_calls(a, id), cb = timed_calls(b, id);
+		double sa = diff_time_ns(a, id), sb = diff_time_ns(b, id);
+		/* the rows that get verdicts: enough calls and share */
+		if (ca < DIFF_MIN_CALLS || cb < DIFF_MIN_CALLS || sa <= 0 || sb <= 0 ||
+		    (sa / sd[0].nruns < sd[0].total_ns * DIFF_MIN_SHARE / 100 &&
+		     sb / sd[1].nruns < sd[1].total_ns * DIFF_MIN_SHARE / 100))
+			continue;
+		r[n++] = log((sb / cb) / (sa / ca));
+	}
+	if (n >= DIFF_SCATTER_NODES) {
+		qsort(r, n, sizeof *r, by_double);
+		double c = median_sorted(r, n);
+		for (uint32_t i = 0; i < n; i++)
+			r[i] = fabs(r[i] - c);
+		qsort(r, n, sizeof *r, by_double);
+		double s = 1.4826 * median_sorted(r, n);
+		/* z with P(|Z| > z) = 0.05 / n, by bisection on erfc */
+		double lo = 0, hi = 40, p = 0.05 / n;
+		for (int k = 0; k < 60; k++) {
+			double z = (lo + hi) / 2;
+			if (erfc(z / sqrt(2)) > p)
+				lo = z;
+			else
+				hi = z;
+		}
+		sc.n = n;
+		sc.shift_pct = (exp(c) - 1) * 100;
+		sc.spread_pct = (exp(s) - 1) * 100;
+		sc.floor_pct = (exp(fabs(c) + hi * s) - 1) * 100;
+	}
+	free(r);
+	return sc;
 }
 
 void diff_rows_free(diff_row_t *rows, uint32_t n)

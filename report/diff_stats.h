@@ -14,6 +14,12 @@
 /* With one run on a side, a verdict needs at least this many timed calls on
  * each (the per-call spread then stands in for the runs'). */
 #define DIFF_MIN_CALLS 30
+/* A row holding less than this share (%) of the gated time on both sides
+ * gets no verdict: where the time goes is not decided there, and the
+ * per-call times of tiny functions scatter by a factor between two
+ * processes (a recursive walk's 50-call leaves: 20 ns in one run, 76 in
+ * the next, median calls included). */
+#define DIFF_MIN_SHARE 0.1
 #define DIFF_RESAMPLES 2000
 /* The noise floor (%) when a side has one run and --min-change was not
  * given. Per-call distributions hold a run's own noise, not how far two
@@ -22,6 +28,33 @@
  * trace-diff-real); on a quiet machine 1-3 %. Several runs a side measure
  * that drift, and their spread sets the floor instead. */
 #define DIFF_ONE_RUN_FLOOR 10.0
+
+/* With one run a side and at least this many nodes timed DIFF_MIN_CALLS
+ * times on both sides, the nodes themselves show how far the two processes
+ * differ (diff_scatter). */
+#define DIFF_SCATTER_NODES 20
+
+/* How the nodes' per-call times moved between the two sides as a whole:
+ * the median and the robust spread (1.4826 x the median absolute
+ * deviation) of ln(B / A) over the nodes timed enough on both sides, as
+ * percentages, and the floor they set: a node must move further than the
+ * shift plus z spreads, z for a 5 % chance of one false verdict over all n
+ * nodes (Bonferroni). A change in the code moves the nodes it touches, not
+ * the median or the spread of thousands. */
+typedef struct diff_scatter {
+	uint32_t n;
+	double shift_pct, spread_pct, floor_pct;
+} diff_scatter_t;
+
+/* The noise floor the verdicts used, and where it came from: --min-change
+ * or several runs a side (SET), the one-run floor above (ONE_RUN), or the
+ * nodes' scatter between the two runs when that is higher (SCATTER). */
+enum { DIFF_FLOOR_SET, DIFF_FLOOR_ONE_RUN, DIFF_FLOOR_SCATTER };
+typedef struct diff_floor {
+	double pct;
+	int why;
+	diff_scatter_t scatter;
+} diff_floor_t;
 
 /* One side of the comparison: a profile or a directory of repeated runs. */
 typedef struct diff_side {
@@ -69,10 +102,14 @@ diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 
 void diff_rows_free(diff_row_t *rows, uint32_t n);
 
+/* The scatter of the nodes between the two sides (diff_scatter_t); n = 0
+ * when fewer than DIFF_SCATTER_NODES are timed enough on both. */
+diff_scatter_t diff_scatter(const diff_side_t *sd);
+
 /* report_diff.c: the rows as text, JSON or the HTML page (top: the first
  * top of each list, 0 all). 0, or -1 when out of memory. */
 enum { PP__DIFF_TEXT, PP__DIFF_JSON, PP__DIFF_HTML };
 int pp__report_diff(FILE *f, int format, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
-		    uint32_t top, double min_change);
+		    uint32_t top, const diff_floor_t *fl);
 
 #endif

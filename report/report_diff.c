@@ -114,7 +114,7 @@ static void headline(FILE *f, const diff_row_t *rows, uint32_t n)
 }
 
 static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
-			uint32_t top, double min_change)
+			uint32_t top, const diff_floor_t *fl)
 {
 	headline(f, rows, n);
 	fputs("pathprof diff: change = B - A (positive: B counts more or is slower)\n", f);
@@ -127,13 +127,19 @@ static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 	if (sd[0].nruns >= 2 && sd[1].nruns >= 2)
 		fprintf(f, "  verdicts: 95%% bootstrap interval over runs (%d resamples); noise floor "
 			   "= spread of A's runs, at least %.1f%%\n",
-			DIFF_RESAMPLES, min_change);
+			DIFF_RESAMPLES, fl->pct);
 	else
 		fprintf(f, "  verdicts: 95%% interval from the histograms (one run on a side: no "
-			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n%s",
-			min_change, min_change == DIFF_ONE_RUN_FLOOR
-			? "  (two processes of one binary drift apart by several percent: give several runs a "
-			  "side, or --min-change, to judge smaller changes)\n" : "");
+			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n",
+			fl->pct);
+	if (fl->why == DIFF_FLOOR_ONE_RUN)
+		fputs("  (two processes of one binary drift apart by several percent: give several runs a "
+		      "side, or --min-change, to judge smaller changes)\n", f);
+	else if (fl->why == DIFF_FLOOR_SCATTER)
+		fprintf(f, "  (from A to B the %u nodes with verdicts moved by %+.1f%% in the median, "
+			   "scattered by %.1f%%: a node is judged beyond that, for all %u at once; give "
+			   "more runs a side, or --min-change, to judge smaller changes)\n",
+			fl->scatter.n, fl->scatter.shift_pct, fl->scatter.spread_pct, fl->scatter.n);
 	for (int only = 0; only < 3; only++) {
 		static const char *const title[3] = {"nodes and paths in both", "only in A", "only in B"};
 		uint32_t shown = 0;
@@ -193,14 +199,14 @@ static void json_side(FILE *f, const diff_side_t *s)
 }
 
 static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
-			uint32_t top, double min_change)
+			uint32_t top, const diff_floor_t *fl)
 {
 	fputs("{\n  \"schema\": 2,\n  \"change\": \"B - A\",\n  \"a\": ", f);
 	json_side(f, &sd[0]);
 	fputs(",\n  \"b\": ", f);
 	json_side(f, &sd[1]);
 	fputs(",\n  \"min_change_pct\": ", f);
-	pp__report_json_num(f, min_change, 1);
+	pp__report_json_num(f, fl->pct, 1);
 	fprintf(f, ",\n  \"interval\": \"%s\",\n  \"paths\": [",
 		sd[0].nruns >= 2 && sd[1].nruns >= 2 ? "bootstrap over runs" : "histogram normal");
 	uint32_t shown = 0;
@@ -265,7 +271,7 @@ static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 
 /* The page reads diff's JSON, so its colours are the verdicts above. */
 static int render_html(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
-		       uint32_t top, double min_change)
+		       uint32_t top, const diff_floor_t *fl)
 {
 	char *json = NULL;
 	size_t len = 0;
@@ -285,7 +291,7 @@ static int render_html(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_
 	}
 	for (uint32_t i = 0; i < shown; i++)
 		ids[i] = rows[i].id;
-	render_json(mem, sd, rows, n, shown, min_change);
+	render_json(mem, sd, rows, n, shown, fl);
 	int rc = fclose(mem) == 0 ? pp__report_html_diff(f, &sd[0].merged, &sd[1].merged, json, len,
 							 ids, shown, n)
 				  : -1;
@@ -295,13 +301,13 @@ static int render_html(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_
 }
 
 int pp__report_diff(FILE *f, int format, const diff_side_t *sd, diff_row_t *rows, uint32_t n,
-		    uint32_t top, double min_change)
+		    uint32_t top, const diff_floor_t *fl)
 {
 	if (format == PP__DIFF_HTML)
-		return render_html(f, sd, rows, n, top, min_change);
+		return render_html(f, sd, rows, n, top, fl);
 	if (format == PP__DIFF_JSON)
-		render_json(f, sd, rows, n, top, min_change);
+		render_json(f, sd, rows, n, top, fl);
 	else
-		render_text(f, sd, rows, n, top, min_change);
+		render_text(f, sd, rows, n, top, fl);
 	return 0;
 }

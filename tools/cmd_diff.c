@@ -42,7 +42,8 @@ static const char help_text[] =
 	"  --min-change PCT    smallest change called slower/faster (default 2 with\n"
 	"                      several runs a side, whose spread raises it per\n"
 	"                      path; 10 when a side has one run: two processes of\n"
-	"                      one binary drift apart by several percent)\n"
+	"                      one binary drift apart by several percent; higher\n"
+	"                      when the nodes scatter more between the two runs)\n"
 	"  --top N             show the first N paths of each list; 0 = all (default)\n"
 	"  -o, --output FILE   write to FILE instead of standard output\n"
 	"  -h, --help          show this help\n"
@@ -205,9 +206,19 @@ int cmd_diff(int argc, char **argv)
 	diff_row_t *rows = NULL;
 	if (load_side(&sd[0]) != 0 || load_side(&sd[1]) != 0)
 		goto done;
-	if (!min_change_given && (sd[0].nruns < 2 || sd[1].nruns < 2))
-		min_change = DIFF_ONE_RUN_FLOOR;
-	rows = diff_build_rows(sd, &n, min_change);
+	diff_floor_t fl = {min_change, DIFF_FLOOR_SET, {0, 0, 0, 0}};
+	if (!min_change_given) {
+		fl.scatter = diff_scatter(sd);
+		if (sd[0].nruns < 2 || sd[1].nruns < 2) {
+			fl.pct = DIFF_ONE_RUN_FLOOR;
+			fl.why = DIFF_FLOOR_ONE_RUN;
+		}
+		if (fl.scatter.floor_pct > fl.pct) {
+			fl.pct = fl.scatter.floor_pct;
+			fl.why = DIFF_FLOOR_SCATTER;
+		}
+	}
+	rows = diff_build_rows(sd, &n, fl.pct);
 	if (!rows && (sd[0].merged.npaths || sd[1].merged.npaths)) {
 		cli_error("diff: out of memory");
 		goto done;
@@ -215,7 +226,7 @@ int cmd_diff(int argc, char **argv)
 	FILE *f = cli_output_open(outpath);
 	if (!f)
 		goto done;
-	if (pp__report_diff(f, format, sd, rows, n, (uint32_t)top, min_change) < 0) {
+	if (pp__report_diff(f, format, sd, rows, n, (uint32_t)top, &fl) < 0) {
 		cli_error("diff: out of memory");
 		cli_output_close(f, outpath);
 		goto done;

@@ -3,7 +3,9 @@
  * directories of three runs each (runs differ by 1 % from each other), plus
  * paths only in A and only in B, and a run of A whose slowest tenth of parse
  * calls took three times as long (a change in the tail only), and a run of A
- * 6 % slower throughout (a process that drifted, nothing changed). Times are in
+ * 6 % slower throughout (a process that drifted, nothing changed), and a
+ * wide pair: main over 40 stages whose per-call times scatter by up to
+ * +-20 % between the two processes, and one stage three times as slow. Times are in
  * ticks at 1 tick per ns, so the expected outputs are exact.
  * usage: diff_profiles DIR */
 #include <stdio.h>
@@ -78,6 +80,51 @@ static void write_profile(const char *path, const spec_t *sp, uint32_t n, double
 	pp__profile_free(&p);
 }
 
+/* The wide pair: stages w00..w39 under main, 100 calls each of 1000 ns
+ * (scaled per stage in B: a fixed scatter within +-20 %, and w07 x3). */
+#define WIDE 40
+static void write_wide(const char *path, int b)
+{
+	static char label[WIDE + 1][8];
+	const char *wnames[WIDE + 1];
+	for (uint32_t k = 0; k < WIDE; k++) {
+		snprintf(label[k], sizeof label[k], "w%02u", k);
+		wnames[k] = label[k];
+	}
+	wnames[WIDE] = "main";
+	pp_profile_t p;
+	char err[256];
+	tp_init(&p, "raii", "./wide");
+	p.pid = 43;
+	p.start_ns = 1000;
+	p.end_ns = 1000 + 10000000000ull;
+	p.ticks_per_ns = 1.0;
+	p.timing = 1;
+	p.sample_n = 64;
+	p.threads = 1;
+	tp_names(&p, WIDE + 1, wnames, NULL, NULL);
+	for (uint32_t k = 0; k < WIDE; k++) {
+		/* a fixed scatter: (k * 37) % 41 spreads over 0..40, -20 % to +20 % */
+		double f = b ? (k == 7 ? 3.0 : 1.0 + (((double)((k * 37) % 41) - 20) / 100)) : 1.0;
+		pp_seg_t segs[2] = {make_seg(100, 1000.0 * f + 50, 1.0, 1.0), make_seg(100, 1000.0 * f, 1.0, 1.0)};
+		uint32_t names2[2] = {WIDE, k};
+		tp_path(&p, 100, names2, 2, segs);
+		p.events += 100;
+		p.records += 100;
+	}
+	for (uint32_t i = 1; i < p.npaths; i++)
+		for (uint32_t j = i; j > 0 && p.paths[j - 1].id > p.paths[j].id; j--) {
+			pp_ppath_t x = p.paths[j];
+			p.paths[j] = p.paths[j - 1];
+			p.paths[j - 1] = x;
+		}
+	if (pp__profile_write(&p, path, err, sizeof err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	pp__profile_free(&p);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -118,6 +165,10 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof path, "%s/runs-a2/run%d.pathprof", d, r);
 		write_profile(path, a, 4, 1.0 + 0.01 * (1 - r), 1.0);
 	}
+	snprintf(path, sizeof path, "%s/wide-a.pathprof", d);
+	write_wide(path, 0);
+	snprintf(path, sizeof path, "%s/wide-b.pathprof", d);
+	write_wide(path, 1);
 	snprintf(path, sizeof path, "%s/a-drift.pathprof", d);
 	write_profile(path, a, 4, 1.06, 1.0);
 	tail_scale = 3.0;

@@ -36,6 +36,11 @@ check diff-tail.txt a.pathprof a-tail.pathprof
 # verdicts from that drift
 check diff-drift.txt a.pathprof a-drift.pathprof
 check diff-drift-2.txt --min-change 2 a.pathprof a-drift.pathprof
+# one run a side over 40 stages that scatter by +-20 % between the two
+# processes: the floor rises over that scatter, and the one stage made 3x
+# slower is the one verdict; --min-change 2 judges the scatter too
+check diff-wide.txt wide-a.pathprof wide-b.pathprof
+check diff-wide-2.txt --min-change 2 wide-a.pathprof wide-b.pathprof
 
 # The verdicts themselves, so a wrong expected file cannot hide them.
 verdict() { # FILE PATH-SUFFIX VERDICT
@@ -52,6 +57,12 @@ verdict diff-noise.txt "main > validate" "no clear change"
 grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" "$dir/diff-drift.txt" &&
 	fail "a verdict where nothing changed"
 verdict diff-drift.txt "main > parse" "no clear change"
+[ "$(grep -E '^[0-9]+ +(slower|faster) ' "$dir/diff-wide.txt" | sed 's/.*  //')" = "main > w07" ] ||
+	fail "diff-wide.txt: not exactly main > w07 flagged"
+[ "$(grep -cE '^[0-9]+ +(slower|faster) ' "$dir/diff-wide-2.txt")" -gt 10 ] ||
+	fail "diff-wide-2.txt: --min-change 2 did not judge the scatter"
+grep -q '^  (from A to B the 41 nodes with verdicts' "$dir/diff-wide.txt" ||
+	fail "diff-wide.txt does not say where its floor comes from"
 verdict diff-drift-2.txt "main > parse" slower
 grep -q '^  (two processes of one binary drift apart' "$dir/diff-drift.txt" ||
 	fail "diff-drift.txt does not say why its floor is 10 %"
