@@ -42,11 +42,27 @@ static pp_seg_t make_seg(uint64_t n, double base, double scale, double tail)
 	return tp_seg(pairs, 10);
 }
 
+/* Paths sorted by id, as every writer keeps them, then written and freed. */
+static void sort_and_write(pp_profile_t *p, const char *path)
+{
+	char err[256];
+	for (uint32_t i = 1; i < p->npaths; i++)
+		for (uint32_t j = i; j > 0 && p->paths[j - 1].id > p->paths[j].id; j--) {
+			pp_ppath_t x = p->paths[j];
+			p->paths[j] = p->paths[j - 1];
+			p->paths[j - 1] = x;
+		}
+	if (pp__profile_write(p, path, err, sizeof err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	pp__profile_free(p);
+}
+
 static void write_profile(const char *path, const spec_t *sp, uint32_t n, double scale,
 			  double parse_scale)
 {
 	pp_profile_t p;
-	char err[256];
 	tp_init(&p, "raii", "./workload");
 	p.pid = 42;
 	p.start_ns = 1000;
@@ -66,18 +82,7 @@ static void write_profile(const char *path, const spec_t *sp, uint32_t n, double
 		p.events += sp[i].count;
 		p.records += sp[i].count;
 	}
-	/* paths sorted by id, as every writer keeps them */
-	for (uint32_t i = 1; i < p.npaths; i++)
-		for (uint32_t j = i; j > 0 && p.paths[j - 1].id > p.paths[j].id; j--) {
-			pp_ppath_t x = p.paths[j];
-			p.paths[j] = p.paths[j - 1];
-			p.paths[j - 1] = x;
-		}
-	if (pp__profile_write(&p, path, err, sizeof err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-	pp__profile_free(&p);
+	sort_and_write(&p, path);
 }
 
 /* The wide pair: stages w00..w39 under main, 100 calls each of 1000 ns
@@ -93,7 +98,6 @@ static void write_wide(const char *path, int b)
 	}
 	wnames[WIDE] = "main";
 	pp_profile_t p;
-	char err[256];
 	tp_init(&p, "raii", "./wide");
 	p.pid = 43;
 	p.start_ns = 1000;
@@ -112,17 +116,7 @@ static void write_wide(const char *path, int b)
 		p.events += 100;
 		p.records += 100;
 	}
-	for (uint32_t i = 1; i < p.npaths; i++)
-		for (uint32_t j = i; j > 0 && p.paths[j - 1].id > p.paths[j].id; j--) {
-			pp_ppath_t x = p.paths[j];
-			p.paths[j] = p.paths[j - 1];
-			p.paths[j - 1] = x;
-		}
-	if (pp__profile_write(&p, path, err, sizeof err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-	pp__profile_free(&p);
+	sort_and_write(&p, path);
 }
 
 int main(int argc, char **argv)
