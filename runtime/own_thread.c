@@ -77,9 +77,7 @@ static void own_table(void)
 {
 	if (unshare(CLONE_FILES) != 0)
 		return;
-	if (getenv("V1")) return;
 	close_all_but_stderr();
-	if (getenv("V2")) return;
 	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	int probe = pidfd >= 0 ? (int)syscall(SYS_pidfd_getfd, pidfd, 2, 0) : -1;
 	if (probe >= 0 || (pidfd >= 0 && errno == EBADF)) {
