@@ -345,14 +345,11 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->gate_out = pp__g.gate_out;
 	/* the program's CPU time over the run and its switches, when this is
 	 * the process (a copy writing at a crash, _exit or exec would give its
-	 * own): the process's, less what it had used before the run started
-	 * (the loader, constructors) and what pathprof's own threads used */
+	 * own) */
 	struct rusage ru;
 	if ((uint64_t)getpid() == pp__g.pid && getrusage(RUSAGE_SELF, &ru) == 0) {
-		uint64_t all = pp__process_cpu_ns(), own = pp__g.cpu_at_start + pp__g.own_cpu +
-							   pp__shm_namer_cpu_ns() + pp__throttle_cpu_ns();
 		p->has_cpu = 1;
-		p->cpu_ns = all > own ? all - own : 0;
+		p->cpu_ns = pp__program_cpu_ns();
 		p->nvcsw = (uint64_t)ru.ru_nvcsw;
 		p->nivcsw = (uint64_t)ru.ru_nivcsw;
 		p->end_ns = pp__realtime_ns(); /* the run ends after the CPU read */
@@ -415,12 +412,58 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	return rc;
 }
 
-uint64_t pp__process_cpu_ns(void)
+static uint64_t cpu_clock_ns(clockid_t id)
 {
 	struct timespec t;
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+	if (clock_gettime(id, &t) != 0)
 		return 0;
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+uint64_t pp__process_cpu_ns(void)
+{
+	return cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+uint64_t pp__thread_cpu_ns(void)
+{
+	return cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+void pp__own_cpu_since(uint64_t from)
+{
+	uint64_t now = pp__thread_cpu_ns();
+	if (now > from)
+		__atomic_fetch_add(&pp__g.own_cpu, now - from, __ATOMIC_RELAXED);
+}
+
+static uint64_t program_cpu_now(void)
+{
+	uint64_t all = pp__process_cpu_ns(),
+		 own = pp__g.cpu_at_start + __atomic_load_n(&pp__g.own_cpu, __ATOMIC_RELAXED) +
+		       pp__shm_namer_cpu_ns() + pp__throttle_cpu_ns();
+	return all > own ? all - own : 0;
+}
+
+uint64_t pp__program_cpu_ns(void)
+{
+	if (__atomic_load_n(&pp__g.cpu_frozen, __ATOMIC_ACQUIRE))
+		return pp__g.cpu_end;
+	return program_cpu_now();
+}
+
+void pp__program_cpu_restart(void)
+{
+	if (!__atomic_load_n(&pp__g.cpu_frozen, __ATOMIC_ACQUIRE))
+		pp__g.cpu_at_start += program_cpu_now();
+}
+
+void pp__program_cpu_freeze(void)
+{
+	if (__atomic_load_n(&pp__g.cpu_frozen, __ATOMIC_ACQUIRE))
+		return;
+	pp__g.cpu_end = program_cpu_now();
+	__atomic_store_n(&pp__g.cpu_frozen, 1, __ATOMIC_RELEASE);
 }
 
 /* PATHPROF_OUT with "%p" replaced by the pid; a forked child writing to an
@@ -611,6 +654,8 @@ void pp__summary(FILE *out, int n)
 static void exit_dump(void)
 {
 	if (__atomic_load_n(&pp__g.exit_dump, __ATOMIC_ACQUIRE)) {
+		/* the run's CPU time ends here: what follows is pathprof's */
+		pp__program_cpu_freeze();
 		pp__trace_freeze();
 		pp__throttle_stop();
 		pp__burst_stop();

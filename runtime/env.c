@@ -87,24 +87,26 @@ static void after_fork_child(void)
 {
 	pp__g.pid = (uint64_t)getpid();
 	pp__g.start_ns = pp__realtime_ns();
-	pp__g.cpu_at_start = pp__process_cpu_ns(); /* the child's own, from 0 */
 	pp__g.own_cpu = 0;
+	pp__g.cpu_frozen = 0;
 	pp__clock_start();
 	pp__shm_after_fork();
 	pp__shm_export_after_fork(pp__slab_after_fork());
+	pp__g.cpu_at_start = pp__process_cpu_ns(); /* the child's own, from 0 */
 }
 
 static void init(void)
 {
 	pp__g.pid = pp__g.first_pid = (uint64_t)getpid();
 	pp__g.start_ns = pp__realtime_ns();
-	pp__g.cpu_at_start = pp__process_cpu_ns();
 	pp__clock_start();
 	pp__env_load();
 	pp__process_init();
 	pthread_atfork(NULL, NULL, after_fork_child);
 	if (pp__config.shm[0])
 		pp__shm_export_arm();
+	/* the run's CPU time starts after the runtime's own start */
+	pp__g.cpu_at_start = pp__process_cpu_ns();
 }
 
 void pp__init(void)
@@ -117,10 +119,14 @@ pp__host_t pp__host;
 int pp__thread_start(pp__tls_t *t, int fe)
 {
 	pp__init();
+	/* the registration and the host's thread start (the slab, its first
+	 * pages, the alternate stack) are the runtime's work, not the program's */
+	uint64_t cpu = pp__thread_cpu_ns();
 	if (pp__thread_register(t, fe) != 0)
 		return -1;
 	void (*started)(pp__tls_t *) = __atomic_load_n(&pp__host.thread_start, __ATOMIC_ACQUIRE);
 	if (started)
 		started(t);
+	pp__own_cpu_since(cpu);
 	return 0;
 }

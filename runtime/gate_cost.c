@@ -156,7 +156,7 @@ void pp__gate_cost_measure(void)
 	if (pthread_create(&th, NULL, measure, &j) != 0)
 		return;
 	pthread_join(th, NULL);
-	pp__g.own_cpu += j.cpu;
+	__atomic_fetch_add(&pp__g.own_cpu, j.cpu, __ATOMIC_RELAXED);
 	pp__g.gate_in = j.in;
 	pp__g.gate_out = j.out;
 }

@@ -31,16 +31,33 @@ typedef struct pp__global {
 	 * ticks per gate: inside the interval it times, and outside it (in
 	 * the parent's self time); 0 and 0 until measured. */
 	double gate_in, gate_out;
-	/* The process's CPU time when the run started (start_ns), and what
-	 * the runtime's own threads (the namer, the gate-cost thread) used:
-	 * the profile's CPU time is the program's, over the run. */
-	uint64_t cpu_at_start, own_cpu;
+	/* The profile's CPU time is the program's, over the run
+	 * (pp__program_cpu_ns): the process's, less what it had used when the
+	 * run started (cpu_at_start: the loader, constructors before ours, the
+	 * runtime's own start), what the runtime did on the program's threads
+	 * (its host's start, each thread's registration) or on a thread it
+	 * joined (the gate-cost thread): own_cpu, added to atomically; and
+	 * what its own live threads used. cpu_end holds the result frozen
+	 * when the exit's own work starts (cpu_frozen). */
+	uint64_t cpu_at_start, own_cpu, cpu_end;
+	int cpu_frozen;
 	/* Burst timing: windows opened, every thread's (gate_window.c). */
 	uint64_t windows;
 } pp__global_t;
 
-/* CPU time of the whole process (user + system, all threads), ns. */
+/* CPU time of the whole process (user + system, all threads), and of the
+ * calling thread, ns. */
 uint64_t pp__process_cpu_ns(void);
+PP_EXPORT uint64_t pp__thread_cpu_ns(void);
+/* The program's CPU time over the run so far, or as frozen at the exit;
+ * freeze it there, before the runtime's exit work. Restart: the run's CPU
+ * time starts now (an XRay program's, after the XRay runtime's own start). */
+uint64_t pp__program_cpu_ns(void);
+void pp__program_cpu_freeze(void);
+PP_EXPORT void pp__program_cpu_restart(void);
+/* Count the calling thread's CPU time since `from` (pp__thread_cpu_ns) as
+ * the runtime's own work. */
+PP_EXPORT void pp__own_cpu_since(uint64_t from);
 /* CPU time the naming thread used so far (shm.c), ns. */
 uint64_t pp__shm_namer_cpu_ns(void);
 

@@ -100,6 +100,8 @@ int pp__key_class_miss(int fe, uint64_t key)
 		return PP__KEY_PLAIN;
 	int saved = errno;
 	naming = 1;
+	/* naming the key is the runtime's work on the program's thread */
+	uint64_t cpu = pp__thread_cpu_ns();
 	pthread_mutex_lock(&select_lock);
 	c = pp__key_class_seen(fe, key);
 	if (c < 0) {
@@ -107,6 +109,7 @@ int pp__key_class_miss(int fe, uint64_t key)
 		remember(fe, key, c);
 	}
 	pthread_mutex_unlock(&select_lock);
+	pp__own_cpu_since(cpu);
 	naming = 0;
 	errno = saved;
 	return c;
@@ -148,8 +151,13 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 		memset(pp__class_slots, 0, PP__CLASS_SLOTS * sizeof *pp__class_slots);
 		used = 0;
 	}
-	if (copy)
+	if (copy) {
+		/* the symbol tables' reading is the runtime's work, also when a
+		 * constructor of the program sets the selection (pathprof-cc) */
+		uint64_t cpu = pp__thread_cpu_ns();
 		warm_resolver();
+		pp__own_cpu_since(cpu);
+	}
 	uint32_t sel = (lists[PP__SEL_ROOTS] ? PP__SEL_ROOTS : 0) |
 		       (lists[PP__SEL_FUNCTIONS] ? PP__SEL_FUNCTIONS : 0);
 	__atomic_store_n(&pp__selecting, sel, __ATOMIC_RELEASE);

@@ -28,6 +28,7 @@ static PP_NOINSTR void thread_start(pp__tls_t *t)
 static void start(void)
 {
 	pp__init();
+	uint64_t cpu = pp__thread_cpu_ns(); /* the runtime's, not the program's */
 	__atomic_store_n(&pp__host.thread_start, thread_start, __ATOMIC_RELEASE);
 	if (pp__g.crash_dump)
 		pp__crash_arm();
@@ -37,6 +38,7 @@ static void start(void)
 	 * that gated before this constructor ran (another library's). */
 	if (pp__g.out[0] || pp__threads_seen())
 		pp__hook_exit();
+	pp__own_cpu_since(cpu);
 }
 
 PP_EXPORT void pp__host_start(void)
