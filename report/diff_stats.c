@@ -171,8 +171,12 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 			if ((r->change > 0 ? moved : -moved) < min_change / 2)
 				r->tail_only = 1;
 		}
-		if (!decided && (blo > ahi || alo > bhi) && ahi > 0) {
-			double ma = (alo + ahi) / 2, mb = (blo + bhi) / 2;
+		/* The medians apart while the means moved the other way (a
+		 * walk's tiny leaf: mean 1844 -> 190 ns, median +81 %): the
+		 * calls' distribution changed shape, not one way, so the
+		 * median alone decides nothing (bench/diffnoise.sh). */
+		double ma = (alo + ahi) / 2, mb = (blo + bhi) / 2;
+		if (!decided && (blo > ahi || alo > bhi) && ahi > 0 && (mb - ma) * r->change > 0) {
 			r->lo = blo - ahi;
 			r->hi = bhi - alo;
 			r->change = mb - ma;

@@ -5,7 +5,8 @@
  * calls took three times as long (a change in the tail only), and a run of A
  * 6 % slower throughout (a process that drifted, nothing changed), and a
  * wide pair: main over 40 stages whose per-call times scatter by up to
- * +-20 % between the two processes, and one stage three times as slow. Times are in
+ * +-20 % between the two processes, and one stage three times as slow, and
+ * a shape pair whose median call and mean moved opposite ways. Times are in
  * ticks at 1 tick per ns, so the expected outputs are exact.
  * usage: diff_profiles DIR */
 #include <stdio.h>
@@ -119,6 +120,32 @@ static void write_wide(const char *path, int b)
 	sort_and_write(&p, path);
 }
 
+/* The shape pair: main > validate, 40 calls a side. A: 38 calls of 100 ns
+ * and 2 of 20 000; B: 40 of 180 (main's own 50 each). The median call is 80 % slower, the mean
+ * 84 % faster and undecided (two long calls of 40): the calls changed
+ * shape, not one way, so no verdict (a walk's tiny leaf did this between
+ * two processes of one binary, bench/diffnoise.sh). */
+static void write_shape(const char *path, int b)
+{
+	pp_profile_t p;
+	tp_init(&p, "raii", "./shape");
+	p.pid = 44;
+	p.start_ns = 1000;
+	p.end_ns = 1000 + 10000000000ull;
+	p.ticks_per_ns = 1.0;
+	p.timing = 1;
+	p.sample_n = 64;
+	p.threads = 1;
+	tp_names(&p, NNAMES, names, NULL, NULL);
+	uint64_t va[2][2] = {{100, 38}, {20000, 2}}, vb[1][2] = {{180, 40}};
+	pp_seg_t segs[2] = {TP_SEG({50, 40}), b ? tp_seg(vb, 1) : tp_seg(va, 2)};
+	uint32_t names2[2] = {MAIN, VALIDATE};
+	tp_path(&p, 40, names2, 2, segs);
+	p.events += 40;
+	p.records += 40;
+	sort_and_write(&p, path);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -163,6 +190,10 @@ int main(int argc, char **argv)
 	write_wide(path, 0);
 	snprintf(path, sizeof path, "%s/wide-b.pathprof", d);
 	write_wide(path, 1);
+	snprintf(path, sizeof path, "%s/shape-a.pathprof", d);
+	write_shape(path, 0);
+	snprintf(path, sizeof path, "%s/shape-b.pathprof", d);
+	write_shape(path, 1);
 	snprintf(path, sizeof path, "%s/a-drift.pathprof", d);
 	write_profile(path, a, 4, 1.06, 1.0);
 	tail_scale = 3.0;

@@ -41,6 +41,9 @@ check diff-drift-2.txt --min-change 2 a.pathprof a-drift.pathprof
 # slower is the one verdict; --min-change 2 judges the scatter too
 check diff-wide.txt wide-a.pathprof wide-b.pathprof
 check diff-wide-2.txt --min-change 2 wide-a.pathprof wide-b.pathprof
+# one run a side, the median call 80 % slower and the mean 84 % faster
+# (undecided: two long calls of 40): the shape changed, no verdict
+check diff-shape.txt shape-a.pathprof shape-b.pathprof
 
 # The verdicts themselves, so a wrong expected file cannot hide them.
 verdict() { # FILE PATH-SUFFIX VERDICT
@@ -57,6 +60,7 @@ verdict diff-noise.txt "main > validate" "no clear change"
 grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" "$dir/diff-drift.txt" &&
 	fail "a verdict where nothing changed"
 verdict diff-drift.txt "main > parse" "no clear change"
+verdict diff-shape.txt "main > validate" "no clear change"
 [ "$(grep -E '^[0-9]+ +(slower|faster) ' "$dir/diff-wide.txt" | sed 's/.*  //')" = "main > w07" ] ||
 	fail "diff-wide.txt: not exactly main > w07 flagged"
 [ "$(grep -cE '^[0-9]+ +(slower|faster) ' "$dir/diff-wide-2.txt")" -gt 10 ] ||
