@@ -174,9 +174,15 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 		/* The medians apart while the means moved the other way (a
 		 * walk's tiny leaf: mean 1844 -> 190 ns, median +81 %): the
 		 * calls' distribution changed shape, not one way, so the
-		 * median alone decides nothing (bench/diffnoise.sh). */
+		 * median alone decides nothing (bench/diffnoise.sh). Nor
+		 * where the median's move over the calls holds less than
+		 * DIFF_MIN_SHARE of the run: a 27 ns leaf's 50 calls, over
+		 * the share only by one long call (mean 27 -> 1339 ns). */
 		double ma = (alo + ahi) / 2, mb = (blo + bhi) / 2;
-		if (!decided && (blo > ahi || alo > bhi) && ahi > 0 && (mb - ma) * r->change > 0) {
+		double calls = a->ntimed > b->ntimed ? a->ntimed : b->ntimed;
+		double total = sd[0].total_ns > sd[1].total_ns ? sd[0].total_ns : sd[1].total_ns;
+		int weighs = fabs(mb - ma) * calls >= total * DIFF_MIN_SHARE / 100;
+		if (!decided && (blo > ahi || alo > bhi) && ahi > 0 && (mb - ma) * r->change > 0 && weighs) {
 			r->lo = blo - ahi;
 			r->hi = bhi - alo;
 			r->change = mb - ma;

@@ -6,7 +6,7 @@
  * 6 % slower throughout (a process that drifted, nothing changed), and a
  * wide pair: main over 40 stages whose per-call times scatter by up to
  * +-20 % between the two processes, and one stage three times as slow, and
- * a shape pair whose median call and mean moved opposite ways. Times are in
+ * two pairs whose median call moved where that decides nothing. Times are in
  * ticks at 1 tick per ns, so the expected outputs are exact.
  * usage: diff_profiles DIR */
 #include <stdio.h>
@@ -120,15 +120,19 @@ static void write_wide(const char *path, int b)
 	sort_and_write(&p, path);
 }
 
-/* The shape pair: main > validate, 40 calls a side. A: 38 calls of 100 ns
- * and 2 of 20 000; B: 40 of 180 (main's own 50 each). The median call is 80 % slower, the mean
- * 84 % faster and undecided (two long calls of 40): the calls changed
- * shape, not one way, so no verdict (a walk's tiny leaf did this between
- * two processes of one binary, bench/diffnoise.sh). */
-static void write_shape(const char *path, int b)
+/* Two pairs of main > validate, 40 and 50 calls a side, whose median call
+ * moved and whose mean decides nothing (a few long calls), as a walk's tiny
+ * leaves did between two processes of one binary (bench/diffnoise.sh);
+ * neither gets a verdict. shape: A 38 calls of 100 ns and 2 of 20 000, B
+ * 40 of 180: the median 80 % slower, the mean 84 % faster, so the calls
+ * changed shape, not one way. tiny: A 50 calls of 20 ns, B 49 of 100 and
+ * one of 60 000, under a main of 100 000 ns a call: the median 5x slower,
+ * but over the calls that is under 0.1 % of the run (the mean's one long
+ * call put B's share over it). */
+static void write_pair(const char *path, int tiny, int b)
 {
 	pp_profile_t p;
-	tp_init(&p, "raii", "./shape");
+	tp_init(&p, "raii", "./pair");
 	p.pid = 44;
 	p.start_ns = 1000;
 	p.end_ns = 1000 + 10000000000ull;
@@ -137,12 +141,19 @@ static void write_shape(const char *path, int b)
 	p.sample_n = 64;
 	p.threads = 1;
 	tp_names(&p, NNAMES, names, NULL, NULL);
-	uint64_t va[2][2] = {{100, 38}, {20000, 2}}, vb[1][2] = {{180, 40}};
-	pp_seg_t segs[2] = {TP_SEG({50, 40}), b ? tp_seg(vb, 1) : tp_seg(va, 2)};
+	uint64_t n = tiny ? 50 : 40;
+	pp_seg_t segs[2];
+	if (!tiny) {
+		segs[0] = TP_SEG({50, 40});
+		segs[1] = b ? TP_SEG({180, 40}) : TP_SEG({100, 38}, {20000, 2});
+	} else {
+		segs[0] = TP_SEG({100000, 50});
+		segs[1] = b ? TP_SEG({100, 49}, {60000, 1}) : TP_SEG({20, 50});
+	}
 	uint32_t names2[2] = {MAIN, VALIDATE};
-	tp_path(&p, 40, names2, 2, segs);
-	p.events += 40;
-	p.records += 40;
+	tp_path(&p, n, names2, 2, segs);
+	p.events += n;
+	p.records += n;
 	sort_and_write(&p, path);
 }
 
@@ -190,10 +201,10 @@ int main(int argc, char **argv)
 	write_wide(path, 0);
 	snprintf(path, sizeof path, "%s/wide-b.pathprof", d);
 	write_wide(path, 1);
-	snprintf(path, sizeof path, "%s/shape-a.pathprof", d);
-	write_shape(path, 0);
-	snprintf(path, sizeof path, "%s/shape-b.pathprof", d);
-	write_shape(path, 1);
+	for (int k = 0; k < 4; k++) {
+		snprintf(path, sizeof path, "%s/%s-%c.pathprof", d, k / 2 ? "tiny" : "shape", 'a' + k % 2);
+		write_pair(path, k / 2, k % 2);
+	}
 	snprintf(path, sizeof path, "%s/a-drift.pathprof", d);
 	write_profile(path, a, 4, 1.06, 1.0);
 	tail_scale = 3.0;

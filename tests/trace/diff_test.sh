@@ -44,6 +44,9 @@ check diff-wide-2.txt --min-change 2 wide-a.pathprof wide-b.pathprof
 # one run a side, the median call 80 % slower and the mean 84 % faster
 # (undecided: two long calls of 40): the shape changed, no verdict
 check diff-shape.txt shape-a.pathprof shape-b.pathprof
+# one run a side, a 20 ns leaf's median call 5x slower, its mean undecided:
+# the median's move over its 50 calls is under 0.1 % of the run
+check diff-tiny.txt tiny-a.pathprof tiny-b.pathprof
 
 # The verdicts themselves, so a wrong expected file cannot hide them.
 verdict() { # FILE PATH-SUFFIX VERDICT
@@ -61,6 +64,7 @@ grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" "$
 	fail "a verdict where nothing changed"
 verdict diff-drift.txt "main > parse" "no clear change"
 verdict diff-shape.txt "main > validate" "no clear change"
+verdict diff-tiny.txt "main > validate" "no clear change"
 [ "$(grep -E '^[0-9]+ +(slower|faster) ' "$dir/diff-wide.txt" | sed 's/.*  //')" = "main > w07" ] ||
 	fail "diff-wide.txt: not exactly main > w07 flagged"
 [ "$(grep -cE '^[0-9]+ +(slower|faster) ' "$dir/diff-wide-2.txt")" -gt 10 ] ||
