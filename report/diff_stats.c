@@ -94,9 +94,180 @@ static double median_ns(const diff_per_side_t *x, uint64_t id)
 	return nd && nd->incl.count ? pp__ticks_ns(x->prof, pp__seg_percentile(&nd->incl, 50)) : 0;
 }
 
-static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
+/* The regularized incomplete beta function I_x(a, b), by its continued
+ * fraction (evaluated with Lentz's method), on the side of x where it
+ * converges fast. */
+static double beta_cf(double a, double b, double x)
 {
-	diff_per_side_t *a = &r->s[0], *b = &r->s[1];
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		for (int odd = 0; odd < 2; odd++) {
+			double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+					 : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+			d = 1 + num * d;
+			d = fabs(d) < tiny ? tiny : d;
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			d = 1 / d;
+			h *= d * c;
+			if (odd && fabs(d * c - 1) < 1e-12)
+				return h;
+		}
+	}
+	return h;
+}
+
+static double beta_inc(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* Welch's two-sided p for the row's per-call time, A's runs against B's,
+ * on the logarithm (a run disturbed by a factor is one value among its
+ * side's, and a change is a ratio) less its run's speed (run_speed); NAN
+ * when a side has fewer than two runs that timed it. */
+static double welch_p(const diff_row_t *r, const diff_side_t *sd, double *const speed[2])
+{
+	double m[2], v[2], n[2];
+	for (int k = 0; k < 2; k++) {
+		double s = 0, s2 = 0;
+		n[k] = 0;
+		for (uint32_t i = 0; i < sd[k].nruns; i++)
+			if (r->s[k].timed[i] > 0 && r->s[k].time[i] > 0) {
+				double y = log(r->s[k].time[i] / r->s[k].timed[i]) - speed[k][i];
+				s += y;
+				s2 += y * y;
+				n[k]++;
+			}
+		if (n[k] < 2)
+			return NAN;
+		m[k] = s / n[k];
+		v[k] = (s2 - s * s / n[k]) / (n[k] - 1);
+		v[k] = v[k] > 0 ? v[k] / n[k] : 0; /* the mean's variance */
+	}
+	double se2 = v[0] + v[1];
+	if (se2 <= 0)
+		return m[0] == m[1] ? 1 : 0;
+	double t = (m[1] - m[0]) / sqrt(se2);
+	double df = se2 * se2 / (v[0] * v[0] / (n[0] - 1) + v[1] * v[1] / (n[1] - 1));
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+static int by_p(const void *a, const void *b)
+{
+	double x = **(const double *const *)a, y = **(const double *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Several runs a side: keep a verdict only where its row's p clears the
+ * Benjamini-Hochberg line at DIFF_FDR over every row tested (verdict or
+ * not). 0, or -1 when out of memory. */
+static int false_discovery(diff_row_t *rows, uint32_t n)
+{
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		m += !isnan(rows[i].p);
+	if (!m)
+		return 0;
+	const double **ps = malloc(m * sizeof *ps);
+	if (!ps)
+		return -1;
+	m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!isnan(rows[i].p))
+			ps[m++] = &rows[i].p;
+	qsort(ps, m, sizeof *ps, by_p);
+	double line = -1;
+	for (uint32_t k = m; k > 0; k--)
+		if (*ps[k - 1] <= DIFF_FDR * k / m) {
+			line = *ps[k - 1];
+			break;
+		}
+	free(ps);
+	for (uint32_t i = 0; i < n; i++) {
+		diff_row_t *r = &rows[i];
+		int judged = !strcmp(r->verdict, "slower") || !strcmp(r->verdict, "faster");
+		if (judged && !(r->p <= line))
+			r->verdict = "no clear change";
+	}
+	return 0;
+}
+
+static double median_sorted(const double *v, uint32_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* How fast each run ran as a whole, as a log factor per run of both sides
+ * (speed[k][i]; 0 throughout when it cannot be told): over the nodes timed
+ * enough in every run, the median of each node's log per-call time less
+ * its mean over all runs. On a busy or throttled machine whole runs are
+ * slower by a factor (the walk of bench/diffnoise.sh: one binary's runs
+ * took 30 to 82 ms), which a change in the code does not do to most
+ * nodes: the noise floor and the test of several runs a side judge each
+ * node's time less that factor. The printed times and intervals stay as
+ * measured. Needs DIFF_SCATTER_NODES such nodes. 0, or -1 when out of
+ * memory. */
+static int run_speed(const diff_side_t *sd, const diff_row_t *rows, uint32_t n, double *speed[2])
+{
+	uint32_t nr = sd[0].nruns + sd[1].nruns, nref = 0;
+	double *lg = malloc((size_t)nr * (n ? n : 1) * sizeof *lg), *col = malloc((n ? n : 1) * sizeof *col);
+	if (!lg || !col) {
+		free(lg);
+		free(col);
+		return -1;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		const diff_row_t *r = &rows[j];
+		if (!r->s[0].entry || !r->s[1].entry || r->s[0].ntimed < DIFF_MIN_CALLS ||
+		    r->s[1].ntimed < DIFF_MIN_CALLS ||
+		    (r->share[0] < DIFF_MIN_SHARE && r->share[1] < DIFF_MIN_SHARE))
+			continue;
+		double sum = 0, *v = &lg[(size_t)nref * nr];
+		uint32_t c = 0;
+		for (int k = 0; k < 2; k++)
+			for (uint32_t i = 0; i < sd[k].nruns; i++, c++) {
+				if (r->s[k].timed[i] <= 0 || r->s[k].time[i] <= 0)
+					break;
+				v[c] = log(r->s[k].time[i] / r->s[k].timed[i]);
+				sum += v[c];
+			}
+		if (c < nr)
+			continue;
+		for (uint32_t i = 0; i < nr; i++)
+			v[i] -= sum / nr;
+		nref++;
+	}
+	for (uint32_t c = 0, k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < sd[k].nruns; i++, c++) {
+			speed[k][i] = 0;
+			if (nref < DIFF_SCATTER_NODES)
+				continue;
+			for (uint32_t j = 0; j < nref; j++)
+				col[j] = lg[(size_t)j * nr + c];
+			qsort(col, nref, sizeof *col, by_double);
+			speed[k][i] = median_sorted(col, nref);
+		}
+	free(lg);
+	free(col);
+	return 0;
+}
+
+/* Each side's totals over its runs: timed calls, mean, variance, share
+ * and the impact. */
+static void side_numbers(diff_row_t *r, const diff_side_t *sd)
+{
 	for (int k = 0; k < 2; k++) {
 		diff_per_side_t *x = &r->s[k];
 		double t = 0, n = 0;
@@ -110,9 +281,14 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 		r->share[k] = sd[k].total_ns > 0 ? t / sd[k].nruns / sd[k].total_ns * 100 : 0;
 		r->impact += (k ? 1 : -1) * t / sd[k].nruns;
 	}
+}
+
+static void stats(diff_row_t *r, const diff_side_t *sd, double min_change, double *const speed[2])
+{
+	diff_per_side_t *a = &r->s[0], *b = &r->s[1];
 	r->change = b->mean - a->mean;
 	r->change_pct = a->mean > 0 ? r->change / a->mean * 100 : NAN;
-	r->lo = r->hi = r->noise = NAN;
+	r->lo = r->hi = r->noise = r->p = NAN;
 	r->verdict = !a->entry || !b->entry ? "-" : "untimed";
 	if (isnan(r->change))
 		return;
@@ -145,6 +321,13 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 			r->hi = d[(uint32_t)ceil(0.975 * (got - 1))];
 		}
 		free(d);
+		/* untestable (a side timed it in fewer than two runs): the
+		 * false-discovery rule keeps no verdict here */
+		r->p = welch_p(r, sd, speed);
+		if (isnan(r->p)) {
+			r->verdict = "not enough data";
+			return;
+		}
 	} else if (a->ntimed >= DIFF_MIN_CALLS && b->ntimed >= DIFF_MIN_CALLS) {
 		double se = sqrt(a->var / a->ntimed + b->var / b->ntimed);
 		r->lo = r->change - 1.96 * se;
@@ -196,12 +379,13 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change)
 		r->verdict = "not enough data";
 		return;
 	}
-	/* Noise floor: how far A's own runs are from each other. */
+	/* Noise floor: how far A's own runs are from each other, each at
+	 * the common speed (run_speed). */
 	double lo = INFINITY, hi = -INFINITY;
 	for (uint32_t i = 0; i < sd[0].nruns; i++) {
 		if (a->timed[i] <= 0)
 			continue;
-		double m = a->time[i] / a->timed[i];
+		double m = a->time[i] / a->timed[i] / exp(speed[0][i]);
 		lo = m < lo ? m : lo;
 		hi = m > hi ? m : hi;
 	}
@@ -291,15 +475,29 @@ diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 			}
 			x->count /= sd[k].nruns;
 		}
-		stats(&rows[r], sd, min_change);
+		side_numbers(&rows[r], sd);
 	}
 	pp__map_free(&ids);
+	double *speed[2] = {calloc(sd[0].nruns, sizeof(double)), calloc(sd[1].nruns, sizeof(double))};
+	int several = sd[0].nruns >= 2 && sd[1].nruns >= 2;
+	if (!speed[0] || !speed[1] || (several && run_speed(sd, rows, n, speed) != 0)) {
+		free(speed[0]);
+		free(speed[1]);
+		goto oom_rows;
+	}
+	for (uint32_t r = 0; r < n; r++)
+		stats(&rows[r], sd, min_change, speed);
+	free(speed[0]);
+	free(speed[1]);
+	if (several && false_discovery(rows, n) != 0)
+		goto oom_rows;
 	if (n)
 		qsort(rows, n, sizeof *rows, by_impact);
 	*nrows = n;
 	return rows;
 oom:
 	pp__map_free(&ids);
+oom_rows:
 	for (uint32_t r = 0; r < n; r++)
 		for (int k = 0; k < 2; k++) {
 			free(rows[r].s[k].time);
@@ -308,11 +506,6 @@ oom:
 	free(rows);
 	*nrows = 0;
 	return NULL;
-}
-
-static double median_sorted(const double *v, uint32_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 diff_scatter_t diff_scatter(const diff_side_t *sd)

@@ -34,6 +34,12 @@
  * differ (diff_scatter). */
 #define DIFF_SCATTER_NODES 20
 
+/* With several runs a side, the expected share of false verdicts among the
+ * verdicts (Benjamini-Hochberg over the rows tested): each row's bootstrap
+ * interval is right 95 % of the time alone, which over a thousand rows of
+ * one binary still gave 6-8 verdicts (bench/diffnoise.sh). */
+#define DIFF_FDR 0.05
+
 /* How the nodes' per-call times moved between the two sides as a whole:
  * the median and the robust spread (1.4826 x the median absolute
  * deviation) of ln(B / A) over the nodes timed enough on both sides, as
@@ -86,6 +92,7 @@ typedef struct diff_row {
 	diff_per_side_t s[2];
 	double change, change_pct, lo, hi, noise, impact, share[2];
 	const char *verdict;
+	double p; /* several runs a side: Welch's two-sided p on the runs' log per-call times; NAN untested */
 	int by_median; /* one run a side, medians apart: change and interval are the median call's */
 	int tail_only; /* one run a side, the means apart but not the median calls: no verdict */
 } diff_row_t;
@@ -95,7 +102,8 @@ typedef struct diff_row {
 double diff_time_ns(const pp_profile_t *p, uint64_t id);
 
 /* One row per id of either side with its per-run numbers, interval and
- * verdict, sorted by impact (|B - A| of total time per run), then by count,
+ * verdict (with several runs a side, only where it holds under the false
+ * discovery rate DIFF_FDR), sorted by impact (|B - A| of total time per run), then by count,
  * then by id. *nrows gets the number; NULL when out of memory (or no paths).
  * Free with diff_rows_free(). */
 diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change);
@@ -103,7 +111,9 @@ diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 void diff_rows_free(diff_row_t *rows, uint32_t n);
 
 /* The scatter of the nodes between the two sides (diff_scatter_t); n = 0
- * when fewer than DIFF_SCATTER_NODES are timed enough on both. */
+ * when fewer than DIFF_SCATTER_NODES are timed enough on both. Used when a
+ * side has one run: several runs a side test each row against its own
+ * runs' spread instead. */
 diff_scatter_t diff_scatter(const diff_side_t *sd);
 
 /* report_diff.c: the rows as text, JSON or the HTML page (top: the first

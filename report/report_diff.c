@@ -125,9 +125,10 @@ static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 	put_num(f, " (%+*.1f%%)", pct(sd[0].total_ns, sd[1].total_ns), 0);
 	fputc('\n', f);
 	if (sd[0].nruns >= 2 && sd[1].nruns >= 2)
-		fprintf(f, "  verdicts: 95%% bootstrap interval over runs (%d resamples); noise floor "
+		fprintf(f, "  verdicts: 95%% bootstrap interval over runs (%d resamples) and Welch's "
+			   "test of the runs at a %.0f%% false-discovery rate over the rows; noise floor "
 			   "= spread of A's runs, at least %.1f%%\n",
-			DIFF_RESAMPLES, fl->pct);
+			DIFF_RESAMPLES, DIFF_FDR * 100, fl->pct);
 	else
 		fprintf(f, "  verdicts: 95%% interval from the histograms (one run on a side: no "
 			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n",
@@ -238,6 +239,10 @@ static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 		pp__report_json_num(f, r->hi, 1);
 		fputc(']', f);
 		json_field(f, ", ", "noise_pct", r->noise, 2);
+		if (isnan(r->p))
+			fputs(", \"p\": null", f);
+		else
+			fprintf(f, ", \"p\": %.3g", r->p);
 		json_field(f, ", ", "impact_ns", r->impact, 1);
 		json_field(f, ", ", "share_a_pct", r->share[0], 2);
 		json_field(f, ", ", "share_b_pct", r->share[1], 2);

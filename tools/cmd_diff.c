@@ -42,9 +42,12 @@ static const char help_text[] =
 	"  --min-change PCT    smallest change called slower/faster (default 2 with\n"
 	"                      several runs a side, whose spread raises it per\n"
 	"                      path; 10 when a side has one run: two processes of\n"
-	"                      one binary drift apart by several percent; either\n"
-	"                      raised when 20 or more rows scatter more from A to\n"
-	"                      B, see docs/guides/trace.md)\n"
+	"                      one binary drift apart by several percent, raised\n"
+	"                      when 20 or more rows scatter more from A to B; see\n"
+	"                      docs/guides/trace.md). With several runs a side a\n"
+	"                      verdict also needs its row's Welch test on the\n"
+	"                      runs to hold at a 5% false-discovery rate over\n"
+	"                      all rows\n"
 	"  --top N             show the first N paths of each list; 0 = all (default)\n"
 	"  -o, --output FILE   write to FILE instead of standard output\n"
 	"  -h, --help          show this help\n"
@@ -208,12 +211,13 @@ int cmd_diff(int argc, char **argv)
 	if (load_side(&sd[0]) != 0 || load_side(&sd[1]) != 0)
 		goto done;
 	diff_floor_t fl = {min_change, DIFF_FLOOR_SET, {0, 0, 0, 0}};
-	if (!min_change_given) {
+	/* One run a side: the rows' own scatter stands in for the runs'
+	 * spread. Several: each row is tested against its runs, under a
+	 * false-discovery rate (diff_stats.c). */
+	if (!min_change_given && (sd[0].nruns < 2 || sd[1].nruns < 2)) {
 		fl.scatter = diff_scatter(sd);
-		if (sd[0].nruns < 2 || sd[1].nruns < 2) {
-			fl.pct = DIFF_ONE_RUN_FLOOR;
-			fl.why = DIFF_FLOOR_ONE_RUN;
-		}
+		fl.pct = DIFF_ONE_RUN_FLOOR;
+		fl.why = DIFF_FLOOR_ONE_RUN;
 		if (fl.scatter.floor_pct > fl.pct) {
 			fl.pct = fl.scatter.floor_pct;
 			fl.why = DIFF_FLOOR_SCATTER;

@@ -87,9 +87,11 @@ static void write_profile(const char *path, const spec_t *sp, uint32_t n, double
 }
 
 /* The wide pair: stages w00..w39 under main, 100 calls each of 1000 ns
- * (scaled per stage in B: a fixed scatter within +-20 %, and w07 x3). */
+ * (scaled per stage in B: a fixed scatter within +-20 %, and w07 x3); or,
+ * with r >= 0, run r of a set (all stages scaled by run_scale, each
+ * within +-5 % by r, w07 by w07). */
 #define WIDE 40
-static void write_wide(const char *path, int b)
+static void write_wide(const char *path, int b, double w07, double run_scale, int r)
 {
 	static char label[WIDE + 1][8];
 	const char *wnames[WIDE + 1];
@@ -111,6 +113,11 @@ static void write_wide(const char *path, int b)
 	for (uint32_t k = 0; k < WIDE; k++) {
 		/* a fixed scatter: (k * 37) % 41 spreads over 0..40, -20 % to +20 % */
 		double f = b ? (k == 7 ? 3.0 : 1.0 + (((double)((k * 37) % 41) - 20) / 100)) : 1.0;
+		/* a run of a set: the whole run by run_scale, each stage
+		 * within +-5 %, w07 by w07 */
+		if (r >= 0)
+			f = run_scale * (1.0 + ((double)((k * 7 + (uint32_t)r * 13) % 11) - 5) / 100) *
+			    (k == 7 ? w07 : 1.0);
 		pp_seg_t segs[2] = {make_seg(100, 1000.0 * f + 50, 1.0, 1.0), make_seg(100, 1000.0 * f, 1.0, 1.0)};
 		uint32_t names2[2] = {WIDE, k};
 		tp_path(&p, 100, names2, 2, segs);
@@ -198,9 +205,24 @@ int main(int argc, char **argv)
 		write_profile(path, a, 4, 1.0 + 0.01 * (1 - r), 1.0);
 	}
 	snprintf(path, sizeof path, "%s/wide-a.pathprof", d);
-	write_wide(path, 0);
+	write_wide(path, 0, 1.0, 1.0, -1);
 	snprintf(path, sizeof path, "%s/wide-b.pathprof", d);
-	write_wide(path, 1);
+	write_wide(path, 1, 1.0, 1.0, -1);
+	/* Three sets of five runs of the 40 stages, each run slower or faster
+	 * as a whole by up to 30 % (a busy machine): A, B with w07 1.4x as
+	 * slow, and A again. */
+	static const double speeds[3][5] = {{0.8, 1.0, 1.3, 0.9, 1.15},
+					    {1.2, 0.85, 1.0, 1.25, 0.95},
+					    {1.1, 0.75, 1.05, 1.3, 0.9}};
+	for (int set = 0; set < 3; set++) {
+		static const char *const dirs[3] = {"wruns-a", "wruns-b", "wruns-a2"};
+		snprintf(path, sizeof path, "%s/%s", d, dirs[set]);
+		mkdir(path, 0755);
+		for (int r = 0; r < 5; r++) {
+			snprintf(path, sizeof path, "%s/%s/run%d.pathprof", d, dirs[set], r);
+			write_wide(path, 0, set == 1 ? 1.4 : 1.0, speeds[set][r], r + 5 * set);
+		}
+	}
 	for (int k = 0; k < 4; k++) {
 		snprintf(path, sizeof path, "%s/%s-%c.pathprof", d, k / 2 ? "tiny" : "shape", 'a' + k % 2);
 		write_pair(path, k / 2, k % 2);

@@ -41,6 +41,11 @@ check diff-drift-2.txt --min-change 2 a.pathprof a-drift.pathprof
 # slower is the one verdict; --min-change 2 judges the scatter too
 check diff-wide.txt wide-a.pathprof wide-b.pathprof
 check diff-wide-2.txt --min-change 2 wide-a.pathprof wide-b.pathprof
+# five runs a side over 40 stages, each run slower or faster as a whole by
+# up to 30 %: the same workload gets no verdict, and in B w07 made 1.4x as
+# slow is the one verdict (the runs' spread alone, a 54 % floor, hid it)
+check diff-wruns-same.txt wruns-a wruns-a2
+check diff-wruns.txt wruns-a wruns-b
 # one run a side, the median call 80 % slower and the mean 84 % faster
 # (undecided: two long calls of 40): the shape changed, no verdict
 check diff-shape.txt shape-a.pathprof shape-b.pathprof
@@ -64,6 +69,10 @@ grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-same.txt" "$dir/diff-noise.txt" "$
 	fail "a verdict where nothing changed"
 verdict diff-drift.txt "main > parse" "no clear change"
 verdict diff-shape.txt "main > validate" "no clear change"
+grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-wruns-same.txt" &&
+	fail "diff-wruns-same.txt: a verdict where nothing changed"
+[ "$(grep -E '^[0-9]+ +(slower|faster) ' "$dir/diff-wruns.txt" | sed 's/.*  //')" = "main > w07" ] ||
+	fail "diff-wruns.txt: not exactly main > w07 flagged"
 verdict diff-tiny.txt "main > validate" "no clear change"
 [ "$(grep -E '^[0-9]+ +(slower|faster) ' "$dir/diff-wide.txt" | sed 's/.*  //')" = "main > w07" ] ||
 	fail "diff-wide.txt: not exactly main > w07 flagged"
