@@ -342,16 +342,18 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change, doubl
 			median_interval(a, r->id, &alo, &ahi);
 			median_interval(b, r->id, &blo, &bhi);
 		}
-		/* Decided by the means, but the median call moved less than half
-		 * the floor that way (or the other way): the change is in a few
+		/* Decided by the means, but the median call moved less than the
+		 * floor that way (or the other way): the change is in a few
 		 * calls of one run, which one run a side cannot tell from a
 		 * disturbance during that run (#29: the same binary under
 		 * ThreadSanitizer, mean +3.7 % from its slowest calls, median
-		 * -0.0 %). Two or more runs a side judge such changes. */
+		 * -0.0 %; a walk's node +331 % on the mean, +132 % on the
+		 * median against a 225 % floor, bench/diffnoise.sh). Two or
+		 * more runs a side judge such changes. */
 		if (decided) {
 			double pa = median_ns(a, r->id), pb = median_ns(b, r->id);
 			double moved = pa > 0 ? (pb - pa) / pa * 100 : 0;
-			if ((r->change > 0 ? moved : -moved) < min_change / 2)
+			if ((r->change > 0 ? moved : -moved) < min_change)
 				r->tail_only = 1;
 		}
 		/* The medians apart while the means moved the other way (a
