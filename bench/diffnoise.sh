@@ -5,9 +5,10 @@
 # runs of each build, interleaved. Prints the slower/faster verdicts of:
 # the same binary against itself one run a side (pairs 1..RUNS) and RUNS
 # runs a side; and against the build whose b3 takes twice as long: the
-# right answer is b3's four nodes and the nodes above them (main, a0, a1,
-# b1, a2, b2: their inclusive time holds b3's), the flagged column counts
-# those and the rest apart. Noise, not instructions: the counts
+# right answer is b3's four nodes as changed in their own code, and the
+# nodes above them (main, a0, a1, b1, a2, b2: their inclusive time holds
+# b3's) as changed in their callees; the flagged column counts those and
+# the rest apart. Noise, not instructions: the counts
 # depend on the machine (bench/README.md, seventeenth stop).
 # usage: bench/diffnoise.sh BUILD_DIR [RUNS]   (default 5)
 set -eu
@@ -40,9 +41,13 @@ while [ "$i" -le "$runs" ]; do
 	i=$((i + 1))
 done
 echo "| same binary, $runs runs a side | $(verdicts "$tmp/a" "$tmp/b" | wc -l) | $(floor "$tmp/a" "$tmp/b") | |"
-# the flagged rows as "N at or above b3, M elsewhere" (paths of up to four
-# names, or five ending in b3, are b3's or above it)
-judge() { verdicts "$@" | sed 's/.*  //' | awk -F' > ' '{ if (NF <= 4 || (NF == 5 && $5 == "b3")) r++; else w++ }
-	END { printf "%d at or above b3, %d elsewhere", r, w }'; }
+# the flagged rows as "own: N b3, M other; callees: K": b3's own nodes are
+# the right answer; a row whose change is in its callees (its inclusive
+# time holds b3's) is right when it lies above b3 (a path of up to four
+# names)
+judge() { verdicts "$@" | awk -F'  ' '{ path = $NF; n = split(path, x, " > ")
+		if ($0 ~ /callees/) { if (n <= 4) c++; else w++ }
+		else if (n == 5 && x[5] == "b3") r++; else w++ }
+	END { printf "own: %d b3; callees: %d above b3; %d elsewhere", r, c, w }'; }
 echo "| b3 twice as long, one run a side | $(verdicts "$tmp/a/r1.pathprof" "$tmp/s/r1.pathprof" | wc -l) | $(floor "$tmp/a/r1.pathprof" "$tmp/s/r1.pathprof") | $(judge "$tmp/a/r1.pathprof" "$tmp/s/r1.pathprof") |"
 echo "| b3 twice as long, $runs runs a side | $(verdicts "$tmp/a" "$tmp/s" | wc -l) | $(floor "$tmp/a" "$tmp/s") | $(judge "$tmp/a" "$tmp/s") |"

@@ -15,6 +15,12 @@ double diff_time_ns(const pp_profile_t *p, uint64_t id)
 	return n ? pp__ticks_ns(p, n->incl.sum + n->open) : 0;
 }
 
+static double self_ns(const pp_profile_t *p, uint64_t id)
+{
+	const pp_pnode_t *n = pp__profile_node(p, id);
+	return n ? pp__ticks_ns(p, n->self) : 0;
+}
+
 static double timed_calls(const pp_profile_t *p, uint64_t id)
 {
 	const pp_pnode_t *n = pp__profile_node(p, id);
@@ -197,7 +203,7 @@ static int false_discovery(diff_row_t *rows, uint32_t n)
 	free(ps);
 	for (uint32_t i = 0; i < n; i++) {
 		diff_row_t *r = &rows[i];
-		int judged = !strcmp(r->verdict, "slower") || !strcmp(r->verdict, "faster");
+		int judged = !strncmp(r->verdict, "slower", 6) || !strncmp(r->verdict, "faster", 6);
 		if (judged && !(r->p <= line))
 			r->verdict = "no clear change";
 	}
@@ -270,13 +276,15 @@ static void side_numbers(diff_row_t *r, const diff_side_t *sd)
 {
 	for (int k = 0; k < 2; k++) {
 		diff_per_side_t *x = &r->s[k];
-		double t = 0, n = 0;
+		double t = 0, n = 0, self = 0;
 		for (uint32_t i = 0; i < sd[k].nruns; i++) {
 			t += x->time[i];
 			n += x->timed[i];
+			self += self_ns(&sd[k].runs[i], r->id);
 		}
 		x->ntimed = n;
 		x->mean = n > 0 ? t / n : NAN;
+		x->self = n > 0 ? self / n : NAN;
 		x->var = x->entry ? node_var(x->prof, r->id) : 0;
 		r->share[k] = sd[k].total_ns > 0 ? t / sd[k].nruns / sd[k].total_ns * 100 : 0;
 		r->impact += (k ? 1 : -1) * t / sd[k].nruns;
@@ -393,12 +401,21 @@ static void stats(diff_row_t *r, const diff_side_t *sd, double min_change, doubl
 	}
 	double spread = sd[0].nruns >= 2 && hi >= lo && a->mean > 0 ? (hi - lo) / a->mean * 100 : 0;
 	r->noise = spread > min_change ? spread : min_change;
+	/* Whose change: the node's own code, or its callees'. When its self
+	 * time per call moved less than half its inclusive change that way,
+	 * the change is below it (a function made twice as long flags its
+	 * callers too, whose inclusive time holds it: they read "callees"). */
+	double own = b->self - a->self, all = b->mean - a->mean;
+	int callees = !(own * all > 0 && fabs(own) >= fabs(all) / 2);
+	static const char *const judged[2][2][2] = {
+		{{"slower", "slower (callees)"}, {"slower (median)", "slower (median, callees)"}},
+		{{"faster", "faster (callees)"}, {"faster (median)", "faster (median, callees)"}}};
 	if (r->tail_only)
 		r->verdict = "no clear change";
 	else if (r->lo > 0 && r->change_pct > r->noise)
-		r->verdict = r->by_median ? "slower (median)" : "slower";
+		r->verdict = judged[0][r->by_median][callees];
 	else if (r->hi < 0 && -r->change_pct > r->noise)
-		r->verdict = r->by_median ? "faster (median)" : "faster";
+		r->verdict = judged[1][r->by_median][callees];
 	else
 		r->verdict = "no clear change";
 }

@@ -81,6 +81,7 @@ typedef struct diff_per_side {
 	double *time, *timed;     /* per run */
 	double count;             /* leaf returns, mean per run */
 	double mean;              /* inclusive ns per timed call, pooled over runs; NAN if untimed */
+	double self;              /* self ns per timed call, pooled over runs */
 	double var;               /* per-event variance bound (ns^2) */
 	double ntimed;
 } diff_per_side_t;
