@@ -3,7 +3,9 @@
 # (tests/report/openstop.c): that call leaves as usual. Its node has its one
 # call with the whole wait (at least the main thread's 200 ms of calls), no
 # exit is unmatched, the function is in the throttled list and its calls on
-# the main thread stopped being counted. Before the fix, a raii site stopped
+# the main thread stopped being counted. The open call then calls tick a
+# thousand times itself: not gates any more, none of them may leave its
+# frame. Before the fix, a raii site stopped
 # with its frame open returned at its exit without leaving it, and the call
 # was lost.
 # usage: openstop.sh VIA CC SRCROOT PATHPROF WRAPPER WORKDIR
@@ -27,6 +29,9 @@ if "tick" not in nodes: bad("no node for the open call: %r" % sorted(nodes))
 n = nodes["tick"]
 ms = n["incl"]["sum_ticks"] / d["ticks_per_ns"] / 1e6
 if n["calls"] != 1 or ms < 200: bad("the open call: %d calls, %.1f ms" % (n["calls"], ms))
+# the open call's own calls of tick, made after the stop, are not gates:
+# none may have left its frame (it would have been cut short above)
+if "tick>tick" in nodes: bad("calls after the stop were gated: %d" % nodes["tick>tick"]["calls"])
 if nodes.get("main>tick", {}).get("calls", 0) >= 2000000:
     bad("the main thread's calls of tick were never stopped")
 print("  open call %.1f ms" % ms)
