@@ -60,19 +60,27 @@ static void sort_and_write(pp_profile_t *p, const char *path)
 	pp__profile_free(p);
 }
 
+/* A timed profile at 1 tick per ns, one thread, with room for the gated
+ * time (the reader checks it), and these names. */
+static void start_profile(pp_profile_t *p, const char *command, uint64_t pid, uint32_t nnames,
+			  const char *const *nm)
+{
+	tp_init(p, "raii", command);
+	p->pid = pid;
+	p->start_ns = 1000;
+	p->end_ns = 1000 + 10000000000ull;
+	p->ticks_per_ns = 1.0;
+	p->timing = 1;
+	p->sample_n = 64;
+	p->threads = 1;
+	tp_names(p, nnames, nm, NULL, NULL);
+}
+
 static void write_profile(const char *path, const spec_t *sp, uint32_t n, double scale,
 			  double parse_scale)
 {
 	pp_profile_t p;
-	tp_init(&p, "raii", "./workload");
-	p.pid = 42;
-	p.start_ns = 1000;
-	p.end_ns = 1000 + 10000000000ull; /* room for the gated time (the reader checks it) */
-	p.ticks_per_ns = 1.0;
-	p.timing = 1;
-	p.sample_n = 64;
-	p.threads = 1;
-	tp_names(&p, NNAMES, names, NULL, NULL);
+	start_profile(&p, "./workload", 42, NNAMES, names);
 	for (uint32_t i = 0; i < n; i++) {
 		pp_seg_t segs[3];
 		for (uint32_t j = 0; sp[i].timed && j < sp[i].depth; j++)
@@ -101,15 +109,7 @@ static void write_wide(const char *path, int b, double w07, double run_scale, in
 	}
 	wnames[WIDE] = "main";
 	pp_profile_t p;
-	tp_init(&p, "raii", "./wide");
-	p.pid = 43;
-	p.start_ns = 1000;
-	p.end_ns = 1000 + 10000000000ull;
-	p.ticks_per_ns = 1.0;
-	p.timing = 1;
-	p.sample_n = 64;
-	p.threads = 1;
-	tp_names(&p, WIDE + 1, wnames, NULL, NULL);
+	start_profile(&p, "./wide", 43, WIDE + 1, wnames);
 	for (uint32_t k = 0; k < WIDE; k++) {
 		/* a fixed scatter: (k * 37) % 41 spreads over 0..40, -20 % to +20 % */
 		double f = b ? (k == 7 ? 3.0 : 1.0 + (((double)((k * 37) % 41) - 20) / 100)) : 1.0;
@@ -139,15 +139,7 @@ static void write_wide(const char *path, int b, double w07, double run_scale, in
 static void write_pair(const char *path, int tiny, int b)
 {
 	pp_profile_t p;
-	tp_init(&p, "raii", "./pair");
-	p.pid = 44;
-	p.start_ns = 1000;
-	p.end_ns = 1000 + 10000000000ull;
-	p.ticks_per_ns = 1.0;
-	p.timing = 1;
-	p.sample_n = 64;
-	p.threads = 1;
-	tp_names(&p, NNAMES, names, NULL, NULL);
+	start_profile(&p, "./pair", 44, NNAMES, names);
 	uint64_t n = tiny ? 50 : 40;
 	pp_seg_t segs[2];
 	if (!tiny) {
