@@ -225,7 +225,8 @@ static double median_sorted(const double *v, uint32_t n)
  * node's time less that factor. The printed times and intervals stay as
  * measured. Needs DIFF_SCATTER_NODES such nodes. 0, or -1 when out of
  * memory. */
-static int run_speed(const diff_side_t *sd, const diff_row_t *rows, uint32_t n, double *speed[2])
+static int run_speed(const diff_side_t *sd, const diff_row_t *rows, uint32_t n, double *speed[2],
+		     diff_floor_t *fl)
 {
 	uint32_t nr = sd[0].nruns + sd[1].nruns, nref = 0;
 	double *lg = malloc((size_t)nr * (n ? n : 1) * sizeof *lg), *col = malloc((n ? n : 1) * sizeof *col);
@@ -264,6 +265,12 @@ static int run_speed(const diff_side_t *sd, const diff_row_t *rows, uint32_t n, 
 				col[j] = lg[(size_t)j * nr + c];
 			qsort(col, nref, sizeof *col, by_double);
 			speed[k][i] = median_sorted(col, nref);
+			double pct = (exp(speed[k][i]) - 1) * 100;
+			if (!fl->speed_nodes || pct < fl->speed_lo_pct)
+				fl->speed_lo_pct = pct;
+			if (!fl->speed_nodes || pct > fl->speed_hi_pct)
+				fl->speed_hi_pct = pct;
+			fl->speed_nodes = nref;
 		}
 	free(lg);
 	free(col);
@@ -453,8 +460,9 @@ static const pp_ppath_t *find(const pp_profile_t *p, uint64_t id)
 }
 
 
-diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
+diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, diff_floor_t *fl)
 {
+	double min_change = fl->pct;
 	pp__map_t ids = {0};
 	uint32_t n = 0, cap = 0;
 	diff_row_t *rows = NULL;
@@ -499,7 +507,7 @@ diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change)
 	pp__map_free(&ids);
 	double *speed[2] = {calloc(sd[0].nruns, sizeof(double)), calloc(sd[1].nruns, sizeof(double))};
 	int several = sd[0].nruns >= 2 && sd[1].nruns >= 2;
-	if (!speed[0] || !speed[1] || (several && run_speed(sd, rows, n, speed) != 0)) {
+	if (!speed[0] || !speed[1] || (several && run_speed(sd, rows, n, speed, fl) != 0)) {
 		free(speed[0]);
 		free(speed[1]);
 		goto oom_rows;

@@ -60,6 +60,11 @@ typedef struct diff_floor {
 	double pct;
 	int why;
 	diff_scatter_t scatter;
+	/* several runs a side: over how many nodes the runs were brought to a
+	 * common speed (0: not), and the slowest and fastest run's factor, as
+	 * a % from the runs' mean (diff_build_rows fills them) */
+	uint32_t speed_nodes;
+	double speed_lo_pct, speed_hi_pct;
 } diff_floor_t;
 
 /* One side of the comparison: a profile or a directory of repeated runs. */
@@ -107,7 +112,7 @@ double diff_time_ns(const pp_profile_t *p, uint64_t id);
  * discovery rate DIFF_FDR), sorted by impact (|B - A| of total time per run), then by count,
  * then by id. *nrows gets the number; NULL when out of memory (or no paths).
  * Free with diff_rows_free(). */
-diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, double min_change);
+diff_row_t *diff_build_rows(diff_side_t *sd, uint32_t *nrows, diff_floor_t *fl);
 
 void diff_rows_free(diff_row_t *rows, uint32_t n);
 

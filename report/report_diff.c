@@ -133,6 +133,10 @@ static void render_text(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 		fprintf(f, "  verdicts: 95%% interval from the histograms (one run on a side: no "
 			   "spread between runs; '(median)': of the median call); noise floor %.1f%%\n",
 			fl->pct);
+	if (fl->speed_nodes)
+		fprintf(f, "  (runs brought to a common speed over %u nodes before the floor and the test: "
+			   "the slowest %+.1f%%, the fastest %+.1f%% from their mean)\n",
+			fl->speed_nodes, fl->speed_hi_pct, fl->speed_lo_pct);
 	if (fl->why == DIFF_FLOOR_ONE_RUN)
 		fputs("  (two processes of one binary drift apart by several percent: give several runs a "
 		      "side, or --min-change, to judge smaller changes)\n", f);
@@ -208,6 +212,13 @@ static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32
 	json_side(f, &sd[1]);
 	fputs(",\n  \"min_change_pct\": ", f);
 	pp__report_json_num(f, fl->pct, 1);
+	if (fl->speed_nodes) {
+		fprintf(f, ",\n  \"speed\": {\"nodes\": %u, \"slowest_pct\": ", fl->speed_nodes);
+		pp__report_json_num(f, fl->speed_hi_pct, 1);
+		fputs(", \"fastest_pct\": ", f);
+		pp__report_json_num(f, fl->speed_lo_pct, 1);
+		fputc('}', f);
+	}
 	fprintf(f, ",\n  \"interval\": \"%s\",\n  \"paths\": [",
 		sd[0].nruns >= 2 && sd[1].nruns >= 2 ? "bootstrap over runs" : "histogram normal");
 	uint32_t shown = 0;

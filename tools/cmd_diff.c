@@ -211,7 +211,7 @@ int cmd_diff(int argc, char **argv)
 	diff_row_t *rows = NULL;
 	if (load_side(&sd[0]) != 0 || load_side(&sd[1]) != 0)
 		goto done;
-	diff_floor_t fl = {min_change, DIFF_FLOOR_SET, {0, 0, 0, 0}};
+	diff_floor_t fl = {min_change, DIFF_FLOOR_SET, {0, 0, 0, 0}, 0, 0, 0};
 	/* One run a side: the rows' own scatter stands in for the runs'
 	 * spread. Several: each row is tested against its runs, under a
 	 * false-discovery rate (diff_stats.c). */
@@ -224,7 +224,7 @@ int cmd_diff(int argc, char **argv)
 			fl.why = DIFF_FLOOR_SCATTER;
 		}
 	}
-	rows = diff_build_rows(sd, &n, fl.pct);
+	rows = diff_build_rows(sd, &n, &fl);
 	if (!rows && (sd[0].merged.npaths || sd[1].merged.npaths)) {
 		cli_error("diff: out of memory");
 		goto done;

@@ -73,6 +73,9 @@ verdict diff-drift.txt "main > parse" "no clear change"
 verdict diff-shape.txt "main > validate" "no clear change"
 grep -E '^[0-9]+ +(slower|faster)' "$dir/diff-wruns-same.txt" &&
 	fail "diff-wruns-same.txt: a verdict where nothing changed"
+grep -q '^  (runs brought to a common speed over 41 nodes' "$dir/diff-wruns.txt" ||
+	fail "diff-wruns.txt does not say its runs were brought to a common speed"
+grep -q 'common speed' "$dir/diff-dirs.txt" && fail "diff-dirs.txt: a common speed from 3 nodes"
 [ "$(grep -E '^[0-9]+ +(slower|faster) ' "$dir/diff-wruns.txt" | sed 's/.*  //')" = "main > w07" ] ||
 	fail "diff-wruns.txt: not exactly main > w07 flagged"
 verdict diff-tiny.txt "main > validate" "no clear change"
