@@ -163,28 +163,25 @@ const char *pp__resolve(pp__resolver_t *r, int fe, uint64_t key, const char **fi
 }
 
 /* A resolver that lives as long as the process (the recorder's first
- * sights, the selections): a code address that no module held when it was
- * opened belongs to a library loaded since, so the resolver is reopened
- * once for it when the loaded modules changed. The caller serialises. */
+ * sights, the selections). A code address in a library loaded since it was
+ * opened is not always named by address: libdwfl may place it in a module
+ * it knows (a library dlopen()ed after a selection was set was named
+ * "libc.so.6+0x1e9270", and its functions silently left out), so the
+ * resolver is reopened before it names an address whenever the loaded
+ * modules changed (one dl_iterate_phdr() call a first sight). The caller
+ * serialises. */
 const char *pp__resolve_live(pp__live_resolver_t *lr, int fe, uint64_t key, const char **file,
 			     uint32_t *line)
 {
-	int mods;
+	if (lr->r && (fe == PP_FE_CYG || fe == PP_FE_XRAY))
+		pp__resolve_live_refresh(lr);
 	if (!lr->r) {
 		lr->modules = pp__modules_loaded();
 		lr->r = pp__resolver_open();
 	}
 	if (!lr->r)
 		return NULL;
-	const char *n = pp__resolve(lr->r, fe, key, file, line);
-	if ((fe == PP_FE_CYG || fe == PP_FE_XRAY) && n && !strncmp(n, "0x", 2) &&
-	    (mods = pp__modules_loaded()) != lr->modules) {
-		pp__resolver_close(lr->r);
-		lr->modules = mods;
-		lr->r = pp__resolver_open();
-		n = lr->r ? pp__resolve(lr->r, fe, key, file, line) : NULL;
-	}
-	return n;
+	return pp__resolve(lr->r, fe, key, file, line);
 }
 
 void pp__resolve_live_refresh(pp__live_resolver_t *lr)

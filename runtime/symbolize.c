@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Not thread-safe by design: the only caller is the dump path, which already
@@ -98,13 +100,85 @@ static int open_deleted(Dwfl_Module *mod)
 	return fd;
 }
 
+/* The descriptors a symbolizer opens live in the process's table while
+ * it lives, and the symbolizers that name keys on the program's threads (a
+ * trace's or a selection's first sights, the exit dump) live in the
+ * program's table. A daemon closing every descriptor and opening its own
+ * files gets those numbers back: libdwfl's close of its module files at
+ * dwfl_end then closed the program's log (a selection reopened after a
+ * dlopen(): the program's next write failed, EBADF). So every such
+ * descriptor is moved to a number near the top of the table, where a
+ * program's lowest-free open does not reach, and is closed only while it
+ * is still the file it was (device and inode): the module's own file by
+ * us (libdwfl gets only its Elf), a separate debug file by libdwfl's
+ * dwfl_end, which is not called when one of those changed hands (the
+ * session is left unfreed instead: memory, never the program's file). */
+struct owned {
+	int fd, debug_fd;
+	dev_t dev, debug_dev;
+	ino_t ino, debug_ino;
+};
+
+static int high_fd_base(void)
+{
+	struct rlimit r;
+	rlim_t top = 1024;
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < top)
+		top = r.rlim_cur;
+	return top > 64 ? (int)top - 32 : 3;
+}
+
+/* fd moved to the top of the table (close-on-exec: libdwfl opens without
+ * it), or left where it is when there is no room there; its identity. */
+static int own_fd(int fd, dev_t *dev, ino_t *ino)
+{
+	static int base;
+	int b = __atomic_load_n(&base, __ATOMIC_RELAXED);
+	if (!b) {
+		b = high_fd_base();
+		__atomic_store_n(&base, b, __ATOMIC_RELAXED);
+	}
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, b);
+	if (high >= 0) {
+		close(fd);
+		fd = high;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return fd;
+}
+
+static int still_ours(int fd, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
+static struct owned *owned_of(void **userdata)
+{
+	if (!*userdata) {
+		struct owned *o = calloc(1, sizeof *o);
+		if (o) {
+			o->fd = o->debug_fd = -1;
+			*userdata = o;
+		}
+	}
+	return *userdata;
+}
+
 /* The file is read, not mapped. libelf maps it privately by default, and
  * such a copy of a library's file, when it lands next to the library, reads
  * in /proc/self/maps as part of it: another symbolizer listing the modules
  * meanwhile (the trace naming keys at first sight, the live namer, the
  * dump) would place the library's symbols at the wrong addresses. libelf is
  * loaded with libdw; elf_begin is looked up rather than linked so that the
- * runtime's link lines need no -lelf. */
+ * runtime's link lines need no -lelf. libdwfl gets the Elf and no
+ * descriptor (-1): the module's userdata keeps it (struct owned). */
 typedef Elf *(*elf_begin_fn)(int fd, Elf_Cmd cmd, Elf *ref);
 
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
@@ -114,17 +188,66 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	int fd = dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
 	if (fd < 0 && !*elfp && is_deleted(name))
 		fd = open_deleted(mod);
-	if (fd >= 0 && !*elfp) {
-		elf_begin_fn fn = __atomic_load_n(&begin, __ATOMIC_RELAXED);
-		if (!fn) {
-			void *sym = dlsym(RTLD_DEFAULT, "elf_begin");
-			memcpy(&fn, &sym, sizeof fn);
-			__atomic_store_n(&begin, fn, __ATOMIC_RELAXED);
-		}
-		if (fn)
-			*elfp = fn(fd, ELF_C_READ, NULL);
+	if (fd < 0 || *elfp)
+		return fd;
+	elf_begin_fn fn = __atomic_load_n(&begin, __ATOMIC_RELAXED);
+	if (!fn) {
+		void *sym = dlsym(RTLD_DEFAULT, "elf_begin");
+		memcpy(&fn, &sym, sizeof fn);
+		__atomic_store_n(&begin, fn, __ATOMIC_RELAXED);
 	}
+	struct owned *o = owned_of(userdata);
+	if (!fn || !o || o->fd >= 0)
+		return fd; /* libdwfl opens and owns it, as it would without us */
+	if ((fd = own_fd(fd, &o->dev, &o->ino)) < 0)
+		return -1;
+	if (!(*elfp = fn(fd, ELF_C_READ, NULL))) {
+		close(fd);
+		return -1;
+	}
+	o->fd = fd;
+	return -1;
+}
+
+/* A separate debug file, found as libdwfl finds it; libdwfl owns the
+ * descriptor (it reads the file through it) and closes it at dwfl_end. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					      debuglink_crc, debuginfo_file_name);
+	struct owned *o;
+	if (fd < 0 || !(o = owned_of(userdata)) || o->debug_fd >= 0)
+		return fd;
+	if ((fd = own_fd(fd, &o->debug_dev, &o->debug_ino)) >= 0)
+		o->debug_fd = fd;
 	return fd;
+}
+
+/* dwfl_getmodules: whether every debug file libdwfl will close is still
+ * its own (*arg cleared when not). */
+static int debug_files_ours(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			    void *arg)
+{
+	(void)mod, (void)name, (void)start;
+	const struct owned *o = *userdata;
+	if (o && o->debug_fd >= 0 && !still_ours(o->debug_fd, o->debug_dev, o->debug_ino))
+		*(int *)arg = 0;
+	return DWARF_CB_OK;
+}
+
+/* dwfl_getmodules: a module's own file closed while it is still ours. */
+static int close_owned(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+		       void *arg)
+{
+	(void)mod, (void)name, (void)start, (void)arg;
+	struct owned *o = *userdata;
+	if (o && still_ours(o->fd, o->dev, o->ino))
+		close(o->fd);
+	free(o);
+	*userdata = NULL;
+	return DWARF_CB_OK;
 }
 
 pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
@@ -135,7 +258,7 @@ pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
 		return NULL;
 	}
 	s->callbacks.find_elf = find_elf;
-	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->callbacks.find_debuginfo = find_debuginfo;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;
 	s->dwfl = dwfl_begin(&s->callbacks);
 	if (!s->dwfl) {
@@ -178,7 +301,13 @@ void pp__symbolizer_close(pp__symbolizer_t *s)
 	for (size_t i = 0; i < s->nmodules; i++)
 		free(s->modules[i].v);
 	free(s->modules);
-	dwfl_end(s->dwfl);
+	int ours = 1;
+	dwfl_getmodules(s->dwfl, debug_files_ours, &ours, 0);
+	/* libelf never closes a descriptor nor reads at elf_end: the
+	 * modules' own files may close before their Elf handles end */
+	dwfl_getmodules(s->dwfl, close_owned, NULL, 0);
+	if (ours)
+		dwfl_end(s->dwfl);
 	free(s);
 }
 

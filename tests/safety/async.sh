@@ -4,7 +4,7 @@
 # usage: async.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 . "$6/lib.sh"
 "$cc" -O2 "$src/prog.c" -o "$work/plain" -pthread -lrt
-safety_build prog.c "$work/gated" -pthread -lrt
+safety_build prog.c "$work/gated" -pthread -lrt -ldl
 keep_shm_off
 PATHPROF_XRAY=all python3 "$src/async.py" "$work/plain" "$work/gated" "$pathprof" "$work/run" ||
 	fail "async.py"

@@ -6,7 +6,7 @@
 # 19 that were diverted).
 # usage: images.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 . "$6/lib.sh"
-safety_build prog.c "$work/images" -pthread -lrt
+safety_build prog.c "$work/images" -pthread -lrt -ldl
 export PATHPROF_XRAY=all
 keep_shm_off
 segments() { ls /dev/shm | grep -c "^pathprof\.$1\(\.\|$\)" || true; }

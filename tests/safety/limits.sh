@@ -6,7 +6,7 @@
 # that says it is empty is read, and refused as what it is.
 # usage: limits.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 . "$6/lib.sh"
-safety_build prog.c "$work/images" -pthread -lrt
+safety_build prog.c "$work/images" -pthread -lrt -ldl
 
 long=$(printf 'p%.0s' $(seq 1 252))
 (cd "$work" && PATHPROF_OUT="$work/$long" ./images hold 0 2>err) || fail "long name: exit $?"

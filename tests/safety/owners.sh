@@ -7,7 +7,7 @@
 # under NAME.uUID and says so once. Needs root and the user nobody.
 # usage: owners.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 . "$6/lib.sh"
-safety_build prog.c "$work/images" -pthread -lrt
+safety_build prog.c "$work/images" -pthread -lrt -ldl
 if [ "$(id -u)" -ne 0 ] || ! id nobody >/dev/null 2>&1; then
 	echo "SKIP: needs root and the user nobody"
 	exit 77

@@ -15,6 +15,13 @@
  *                      closes every descriptor it did not open (by a loop
  *                      or close_range), opens LOG, writes one line, then
  *                      runs 100000 leaf calls on a new thread
+ *   prog daemon-dlopen LOG LIB
+ *                      closes every descriptor from 3 up, opens LOG, writes
+ *                      "hello", dlopens the gated LIB (tests/modules/libg.c)
+ *                      and runs g_run(100) from it, then writes "again"; 5
+ *                      when that write failed (the runtime's resolver,
+ *                      reopened for the new library, closed the number LOG
+ *                      got back)
  *   prog daemon-storm LOG
  *                      a thread closes every descriptor from 3 up, then
  *                      appends one byte to LOG, over and over, while main
@@ -22,6 +29,7 @@
  *                      after 100 ms (the runtime names them meanwhile); 5
  *                      when a write failed or LOG lost a byte */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -101,6 +109,24 @@ static int daemon_start(const char *how, const char *log_path)
 	return 0;
 }
 
+static int daemon_dlopen(const char *log_path, const char *lib)
+{
+	close_range(3, ~0U, 0);
+	int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (log < 0 || write(log, "hello\n", 6) != 6)
+		return 3;
+	void *h = dlopen(lib, RTLD_NOW);
+	void (*run)(int) = NULL;
+	void *sym = h ? dlsym(h, "g_run") : NULL;
+	if (!sym)
+		return 4;
+	memcpy(&run, &sym, sizeof run);
+	run(100);
+	if (write(log, "again\n", 6) != 6)
+		return 5;
+	return close(log) == 0 ? 0 : 5;
+}
+
 static int storm_stop;
 
 /* The storm's writes that succeeded, or -1 at the first that failed: a
@@ -143,6 +169,8 @@ static int daemon_storm(const char *log_path)
 G_FN int main(int argc, char **argv)
 {
 	GATE("main");
+	if (argc == 4 && !strcmp(argv[1], "daemon-dlopen"))
+		return daemon_dlopen(argv[2], argv[3]);
 	if (argc != 3)
 		return 2;
 	const char *mode = argv[1];

@@ -5,7 +5,7 @@
 # left behind. Needs root (unshare -m); skipped (77) otherwise.
 # usage: shmfull.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 . "$6/lib.sh"
-safety_build prog.c "$work/images" -pthread -lrt
+safety_build prog.c "$work/images" -pthread -lrt -ldl
 if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
 	echo "SKIP: needs root for a mount namespace"
 	exit 77
