@@ -105,7 +105,11 @@ static void init(void)
 	pthread_atfork(NULL, NULL, after_fork_child);
 	if (pp__config.shm[0])
 		pp__shm_export_arm();
-	/* the run's CPU time starts after the runtime's own start */
+	/* the run's CPU time starts after the runtime's own start, which
+	 * then holds the runtime's work counted so far (a selection in the
+	 * environment reads its symbol tables in pp__env_load): not taken
+	 * out twice */
+	__atomic_store_n(&pp__g.own_cpu, 0, __ATOMIC_RELAXED);
 	pp__g.cpu_at_start = pp__process_cpu_ns();
 }
 
