@@ -225,14 +225,17 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	return fd;
 }
 
-/* dwfl_getmodules: whether every debug file libdwfl will close is still
- * its own (*arg cleared when not). */
+/* dwfl_getmodules: whether libdwfl may close every debug file it holds
+ * (*arg cleared when not): each is still the file it opened, or no file
+ * at all (libdwfl gave it up early: its close then meets nothing). */
 static int debug_files_ours(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
 			    void *arg)
 {
 	(void)mod, (void)name, (void)start;
 	const struct owned *o = *userdata;
-	if (o && o->debug_fd >= 0 && !still_ours(o->debug_fd, o->debug_dev, o->debug_ino))
+	struct stat st;
+	if (o && o->debug_fd >= 0 && !still_ours(o->debug_fd, o->debug_dev, o->debug_ino) &&
+	    !(fstat(o->debug_fd, &st) != 0 && errno == EBADF))
 		*(int *)arg = 0;
 	return DWARF_CB_OK;
 }
