@@ -2,7 +2,7 @@
 # A gated library dlopened, run, dlclosed, loaded again at another address and
 # dlclosed again; the profile written at exit must name and count every path
 # exactly, and the host must exit 0 (issue: the exit-time dump read the
-# unmapped library). xray: LLVM 14 cannot patch a library's sleds, so the
+# unmapped library); a trace of the same run must replay to the same paths. xray: LLVM 14 cannot patch a library's sleds, so the
 # library must load and run ungated (docs/reference/xray.md).
 # usage: run.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 set -eu
@@ -39,5 +39,18 @@ fi
 if [ "$(cat "$work/got")" != "$expected" ]; then
 	echo "run.sh: $via $cc: expected '$expected', got:" >&2
 	cat "$work/got" >&2
+	exit 1
+fi
+# A trace names each key at first sight, through a resolver opened at the
+# program's first gate, before the library was loaded: the library's
+# functions must come out under their names (they came out as
+# libc.so.6+0x1e9270 and the like: docs/internals/symbolizer.md).
+rm -f "$work/trace"
+(cd "$work" && PATHPROF_XRAY=all PATHPROF_TRACE="$work/trace" PATHPROF_OUT="$work/t.pathprof" \
+	./host ./libg.so ./libfill.so >/dev/null)
+"$pathprof" replay "$work/trace" -o "$work/replayed.pathprof"
+got=$("$pathprof" report --format paths "$work/replayed.pathprof")
+if [ "$got" != "$expected" ]; then
+	echo "run.sh: $via $cc: the trace replayed: expected '$expected', got: $got" >&2
 	exit 1
 fi
