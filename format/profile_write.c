@@ -1,6 +1,7 @@
 /* The profile writer: validates, then emits the file field by field
  * (docs/reference/file-format.md), replacing a regular file atomically so a crash never
  * leaves half a profile under its final name. */
+#include "fd_high.h"
 #include "profile_impl.h"
 #include "crc32.h"
 #include "path_ids.h"
@@ -393,6 +394,10 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 					continue;
 				break;
 			}
+			/* the exit dump writes from inside the program: a thread of
+			 * it that closes everything makes our writes fail, and the
+			 * files it opens then never get our number */
+			fd = pp__fd_high(fd);
 			f = fdopen(fd, "wb");
 			if (!f) {
 				e = errno;

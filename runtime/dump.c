@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fd_high.h"
 #include "map.h"
 #include "path_ids.h"
 #include "profile.h"
@@ -566,6 +567,9 @@ static int claim(char *file, size_t n, int *created_out)
 			created = 0;
 			fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		}
+		/* held in the program's table while the dump runs: where its
+		 * lowest-free opens do not reach, so our close is never theirs */
+		fd = pp__fd_high(fd);
 		struct stat mine, now;
 		if (fd < 0 || fstat(fd, &mine) != 0 || !S_ISREG(mine.st_mode)) {
 			if (fd >= 0)

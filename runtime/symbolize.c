@@ -13,6 +13,7 @@
  * libdwfl's) is asked of libdwfl as before, so the names do not change. */
 #define _GNU_SOURCE
 #include "symbolize.h"
+#include "fd_high.h"
 #include "map.h"
 
 #include <dirent.h>
@@ -24,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,30 +119,10 @@ struct owned {
 	ino_t ino, debug_ino;
 };
 
-static int high_fd_base(void)
-{
-	struct rlimit r;
-	rlim_t top = 1024;
-	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < top)
-		top = r.rlim_cur;
-	return top > 64 ? (int)top - 32 : 3;
-}
-
-/* fd moved to the top of the table (close-on-exec: libdwfl opens without
- * it), or left where it is when there is no room there; its identity. */
+/* fd moved where the program's opens do not reach; its identity. */
 static int own_fd(int fd, dev_t *dev, ino_t *ino)
 {
-	static int base;
-	int b = __atomic_load_n(&base, __ATOMIC_RELAXED);
-	if (!b) {
-		b = high_fd_base();
-		__atomic_store_n(&base, b, __ATOMIC_RELAXED);
-	}
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, b);
-	if (high >= 0) {
-		close(fd);
-		fd = high;
-	}
+	fd = pp__fd_high(fd);
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		close(fd);

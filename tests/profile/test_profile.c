@@ -3,11 +3,15 @@
  * corrupted lengths, indices and counts), each with one line naming the file.
  * Built under ASan/UBSan, so "fails cleanly" also means "no bad access". */
 #include "crc32.h"
+#include "fd_high.h"
 #include "profile.h"
 #include "testprof.h"
 #include "../hist/check.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -634,6 +638,33 @@ static void test_canonical_order(void)
 	}
 }
 
+/* The writer's file and the exit dump's claim sit where the program's
+ * lowest-free opens do not reach (fd_high.c): a number near the top of the
+ * table, close-on-exec, the old one free again. */
+static void test_fd_high(void)
+{
+	struct rlimit r;
+	CHECK(getrlimit(RLIMIT_NOFILE, &r) == 0, "getrlimit");
+	rlim_t top = r.rlim_cur < 1024 ? r.rlim_cur : 1024;
+	int fd = open("/dev/null", O_RDONLY);
+	CHECK(fd >= 0, "open /dev/null");
+	int high = pp__fd_high(fd);
+	if (top <= 64) {
+		CHECK(high == fd, "a small table: the descriptor stays where it is");
+		close(fd);
+		return;
+	}
+	CHECK(high >= (int)top - 32 && high < (int)top, "moved to %d, not in [%d, %d)", high, (int)top - 32,
+	      (int)top);
+	CHECK(fcntl(fd, F_GETFD) == -1 && errno == EBADF, "the old number %d is closed", fd);
+	CHECK(fcntl(high, F_GETFD) == FD_CLOEXEC, "close-on-exec");
+	int next = open("/dev/null", O_RDONLY);
+	CHECK(next == fd, "the program's next open got %d, not the freed %d", next, fd);
+	CHECK(pp__fd_high(high) == high, "a high descriptor stays");
+	close(next);
+	close(high);
+}
+
 int main(void)
 {
 	/* thousands of small files are written: prefer memory (/dev/shm) to a
@@ -647,6 +678,7 @@ int main(void)
 		return 1;
 	}
 	test_ticks_ns();
+	test_fd_high();
 	test_canonical_order();
 	test_round_trip();
 	test_write_errors();
