@@ -63,38 +63,6 @@ int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n)
 	return found ? 0 : denied ? -2 : -1;
 }
 
-/* Is the writer still running? Its pid must name a process that is not a
- * zombie (killed but not yet reaped) and that started no later than the
- * writer began exporting (a later one was given the pid after the writer
- * died). /proc gives the start in clock ticks since boot, rounded down. */
-int pp__shm_writer_alive(uint64_t pid, uint64_t start_boot_ns)
-{
-	if (!pid || pid > 0x7fffffff)
-		return 0;
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%llu/stat", (unsigned long long)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return kill((pid_t)pid, 0) == 0 || errno == EPERM; /* no /proc: trust the pid */
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')'); /* the command may hold spaces and ')' */
-	char state = 0;
-	unsigned long long start = 0;
-	/* after ')': state (field 3) ... starttime (field 22) */
-	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %llu", &state, &start) != 2)
-		return 1;
-	if (state == 'Z' || state == 'X' || state == 'x')
-		return 0;
-	long hz = sysconf(_SC_CLK_TCK);
-	if (start_boot_ns && hz > 0 && start / (unsigned long long)hz * 1000000000ull +
-	    start % (unsigned long long)hz * (1000000000ull / (unsigned long long)hz) > start_boot_ns)
-		return 0;
-	return 1;
-}
-
 static int by_pid(const void *a, const void *b)
 {
 	uint64_t x = ((const pp__shm_live_t *)a)->pid, y = ((const pp__shm_live_t *)b)->pid;

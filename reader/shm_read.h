@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "map.h"
 #include "profile.h"
+#include "proc_start.h"
 #include "segment.h"
 
 typedef struct pp__shm_view {
@@ -60,9 +61,7 @@ void pp__shm_close(pp__shm_view_t *v);
  * readable, but the default name pathprof.PID exists (another user's). */
 int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n);
 
-/* Is the writer pid, which began exporting at start_boot_ns, still running
- * (not a zombie, not a later process given its pid)? */
-int pp__shm_writer_alive(uint64_t pid, uint64_t start_boot_ns);
+/* pp__shm_writer_alive: format/proc_start.h (the writer asks it too) */
 
 /* A profiled process of this user, as its segment in /dev/shm shows it. */
 typedef struct pp__shm_live {

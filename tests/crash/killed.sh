@@ -9,13 +9,14 @@
 # _exit (at most the final counts, from the program's own). Also: a running process is
 # refused without --force, a recovered segment is gone, a second recover
 # says so; `top --list` shows the process while it runs, `recover --list`
-# the segment it left once killed, until it is recovered.
+# the segment it left once killed, until it is recovered; a later process
+# under the same name sets the killed one's segment aside, not replaces it.
 # usage: killed.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 set -eu
 wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-killed.XXXXXX")
 pid=
-trap '[ -z "$pid" ] || kill -9 "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap '[ -z "$pid" ] || kill -9 "$pid" 2>/dev/null; rm -rf "$work"; rm -f /dev/shm/pp-killed-test.$$*' EXIT
 . "$src/build.sh"
 crash_build "$wrapper" "$build" "$via" "$cc" "$src/killed.c" "$work/killed" -pthread
 fail() { echo "killed.sh: $via $cc: $*" >&2; exit 1; }
@@ -112,6 +113,44 @@ set -e
 [ "$st" -eq 2 ] && grep -qx "pathprof: recover: --list takes no segment and no other option" "$work/err" ||
 	{ cat "$work/err" >&2; fail "recover --list with a segment: status $st"; }
 
+# A later process exporting under the killed one's name (every run given
+# one PATHPROF_SHM, as a reused pid gives pathprof.PID): the killed one's
+# counts are set aside under NAME.left-START without a word, and each
+# process's counts are recovered from its own segment.
+name=pp-killed-test.$$
+killed_run() { # start killed under NAME, wait till ready, kill it
+	PATHPROF_SHM=$name PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
+		"$work/killed" wait "$work/progress" >"$work/stdout" 2>"$work/stderr" &
+	pid=$!
+	i=0
+	until grep -qs ready "$work/stdout"; do
+		i=$((i + 1))
+		[ "$i" -lt 300 ] || { cat "$work/stderr" >&2; fail "same name: never got ready"; }
+		sleep 0.1
+	done
+	sleep 0.2
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	pid=
+	[ ! -s "$work/stderr" ] || { cat "$work/stderr" >&2; fail "same name: the runtime said something"; }
+}
+killed_run
+cp "$work/progress" "$work/progress.first"
+killed_run
+aside=$(cd /dev/shm && ls | grep "^$name\.left-[0-9]*$" || true)
+[ "$(echo "$aside" | grep -c .)" -eq 1 ] || fail "same name: set aside: '$aside'"
+"$pathprof" recover --list >"$work/left"
+grep -q " /$aside\$" "$work/left" && grep -q " /$name\$" "$work/left" ||
+	{ cat "$work/left" >&2; fail "same name: recover --list does not show both"; }
+"$pathprof" recover -o "$work/second.pathprof" "$name" 2>"$work/err" ||
+	{ cat "$work/err" >&2; fail "same name: recover of the second failed"; }
+check "$work/second.pathprof" 0
+cp "$work/progress.first" "$work/progress"
+"$pathprof" recover -o "$work/first.pathprof" "$aside" 2>"$work/err" ||
+	{ cat "$work/err" >&2; fail "same name: recover of the first failed"; }
+check "$work/first.pathprof" 0
+[ ! -e "/dev/shm/$aside" ] && [ ! -e "/dev/shm/$name" ] || fail "same name: segments left"
+
 # pathprof run: the program kills itself, or leaves by _exit
 for mode in kill exit; do
 	set +e
@@ -137,4 +176,4 @@ set -e
 [ "$st" -eq 137 ] && [ ! -e "$work/run.pathprof" ] &&
 	grep -qx "pathprof: run: no profile: './killed' died before it could write one and PATHPROF_SHM is off, so nothing was left to recover" "$work/run.err" ||
 	{ cat "$work/run.err" >&2; fail "run with PATHPROF_SHM=off: status $st"; }
-echo "killed.sh: $via $cc: recover, run kill, run _exit, run with export off: ok"
+echo "killed.sh: $via $cc: recover, same name twice, run kill, run _exit, run with export off: ok"

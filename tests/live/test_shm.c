@@ -6,6 +6,7 @@
  * checks that opening or reading each gives one clear error, never a crash.
  * Built with the runtime's sources under ASan/UBSan when available. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,21 +45,30 @@ __attribute__((noinline)) static void root(void)
 	leaf();
 }
 
-static char good[64], bad[64], stale[2][64];
+static char good[64], bad[64], stale[2][64], aside[2][96];
 
 /* What this test puts in /dev/shm goes when it ends, a failed check
  * included (CHECK exits): no stale segment a later reader could find. */
 static void remove_own(void)
 {
 	shm_unlink(bad);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		shm_unlink(stale[i]);
+		if (aside[i][0])
+			shm_unlink(aside[i]);
+	}
 }
 
 /* What a process killed by SIGKILL leaves: a segment still marked running
  * that names a pid, here this test's own, as a reused pid would, and that
  * began exporting long before this process started. Only its header. */
+static void write_stale_at(const char *object, uint32_t state, uint64_t start_boot_ns);
 static void write_stale(const char *object, uint32_t state)
+{
+	write_stale_at(object, state, 1);
+}
+
+static void write_stale_at(const char *object, uint32_t state, uint64_t start_boot_ns)
 {
 	pp__shm_hdr_t h;
 	memset(&h, 0, sizeof h);
@@ -66,12 +76,38 @@ static void write_stale(const char *object, uint32_t state)
 	h.version = PP__SHM_VERSION;
 	h.pid = (uint64_t)getpid();
 	h.state = state;
-	h.start_boot_ns = 1;
+	h.start_boot_ns = start_boot_ns;
 	shm_unlink(object);
 	int fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL, 0600);
 	CHECK(fd >= 0);
 	CHECK(pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h);
 	close(fd);
+}
+
+/* What pp__shm_create wrote to stderr creating OBJECT ("" for nothing);
+ * the object must be created. */
+static const char *create_said(const char *object)
+{
+	static char said[1024];
+	char name[64];
+	snprintf(name, sizeof name, "%s", object);
+	fflush(stderr);
+	int saved = dup(2);
+	FILE *f = tmpfile();
+	CHECK(saved >= 0 && f);
+	CHECK(dup2(fileno(f), 2) == 2);
+	int fd = pp__shm_create(name, sizeof name, 4096);
+	fflush(stderr);
+	CHECK(dup2(saved, 2) == 2);
+	close(saved);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_EQ_STR(name, object);
+	rewind(f);
+	size_t n = fread(said, 1, sizeof said - 1, f);
+	said[n] = 0;
+	fclose(f);
+	return said;
 }
 
 static const pp_ppath_t *path_of(const pp_profile_t *p, const char *a, const char *b)
@@ -246,6 +282,44 @@ int main(void)
 	for (int i = 0; i < 2; i++)
 		shm_unlink(stale[i]);
 	pp__shm_close(&v);
+
+	/* Creating a segment over one left under this pid, marked running:
+	 * the counts in it are set aside under NAME.left-START, where
+	 * `pathprof recover --list` finds them; silently when it began before
+	 * this process (a killed process's whose pid was reused; CI once saw
+	 * the exec warning for that), with one line when it began since (an
+	 * earlier image of this process: an exec unseen). One that exited is
+	 * replaced. */
+	struct timespec now;
+	CHECK(clock_gettime(CLOCK_BOOTTIME, &now) == 0);
+	uint64_t since = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	snprintf(aside[0], sizeof aside[0], "%s.left-1", stale[0]);
+	snprintf(aside[1], sizeof aside[1], "%s.left-%llu", stale[1], (unsigned long long)since);
+	write_stale_at(stale[0], PP__SHM_RUNNING, 1);
+	write_stale_at(stale[1], PP__SHM_RUNNING, since);
+	CHECK_EQ_STR(create_said(stale[0]), "");
+	char want[512];
+	snprintf(want, sizeof want,
+		 "pathprof: %s: an earlier image of this process left its segment (an exec "
+		 "pathprof did not see); its counts are kept as %s ('pathprof recover --force' "
+		 "reads them)\n",
+		 stale[1], aside[1]);
+	CHECK_EQ_STR(create_said(stale[1]), want);
+	for (int i = 0; i < 2; i++) {
+		pp__shm_hdr_t lh;
+		int lfd = shm_open(aside[i], O_RDONLY, 0);
+		CHECK(lfd >= 0 && pread(lfd, &lh, sizeof lh, 0) == (ssize_t)sizeof lh);
+		close(lfd);
+		CHECK_EQ_U64(lh.start_boot_ns, i ? since : 1);
+		CHECK_EQ_U64(lh.state, PP__SHM_RUNNING);
+		shm_unlink(aside[i]);
+		shm_unlink(stale[i]);
+	}
+	/* exited: nothing unwritten, replaced in place */
+	write_stale_at(stale[0], PP__SHM_EXITED, 1);
+	CHECK_EQ_STR(create_said(stale[0]), "");
+	CHECK(shm_unlink(aside[0]) != 0 && errno == ENOENT);
+	shm_unlink(stale[0]);
 
 	img_used = __atomic_load_n(&pp__arena.hdr->used, __ATOMIC_ACQUIRE);
 	img_size = pp__arena.size;
