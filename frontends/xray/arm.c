@@ -69,33 +69,16 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 	return m;
 }
 
-/* XRay's instrumentation map in this program, where the XRay runtime reads
- * it: the linker's bounds of its section (none: null). An entry is LLVM's
- * XRaySledEntry on a 64-bit target, 32 bytes: the sled's address, its
- * function's, the kind at byte 16 (2: a tail call), the version at 18
- * (from 2 on, both addresses relative to their own fields). */
-extern const unsigned char __start_xray_instr_map[] __attribute__((weak, visibility("hidden")));
-extern const unsigned char __stop_xray_instr_map[] __attribute__((weak, visibility("hidden")));
-#define SLED_BYTES 32
-#define SLED_TAIL 2
-
 /* 0: no function but the probes has a tail sled (the lean handler leaves
  * out its tail tests); 1: some has; -1: the map cannot be read (as 1). */
 static PP_NOINSTR int tail_sleds(void)
 {
-	const unsigned char *p = __start_xray_instr_map, *end = __stop_xray_instr_map;
-	if (!p || !end || end <= p || (size_t)(end - p) % SLED_BYTES)
+	const unsigned char *p, *end;
+	if (pp__xray_sleds(&p, &end) != 0)
 		return -1;
-	for (; p < end; p += SLED_BYTES) {
-		if (p[16] != SLED_TAIL)
-			continue;
-		uint64_t fn;
-		memcpy(&fn, p + 8, sizeof fn);
-		if (p[18] >= 2)
-			fn += (uint64_t)(uintptr_t)(p + 8);
-		if (!is_probe((uintptr_t)fn))
+	for (; p < end; p += PP__XRAY_SLED_BYTES)
+		if (PP__XRAY_SLED_KIND(p) == PP_XRAY_TAIL && !is_probe(pp__xray_sled_addr(p, 8)))
 			return 1;
-	}
 	return 0;
 }
 
@@ -121,13 +104,14 @@ static PP_NOINSTR int prepare(void)
 		pp__warn("xray: this program has no XRay sleds (build it with clang -fxray-instrument)");
 		return -1;
 	}
+	pp__xray_own_trampolines();
 	if (pp__xray_calibrate() != 0)
 		pp__warn("xray: could not calibrate the sled handler; tail calls are "
 			 "followed without stack checks (docs/reference/xray.md)");
 	else if ((tails = tail_sleds()) == 0 || !pp__tracing())
 		pp__xray_set_lean(tails != 0);
 	__atomic_store_n(&pp__xray_map, m, __ATOMIC_RELEASE);
-	if (!__xray_set_handler(pp__xray_handler(0))) {
+	if (!pp__xray_use_handler(pp__xray_handler(0))) {
 		pp__warn("xray: the XRay runtime refused the handler");
 		return -1;
 	}
@@ -172,7 +156,7 @@ static PP_NOINSTR int throttle_stop(uint64_t key)
 		set_armed(m, (int32_t)key, 0);
 		if (!stopping) {
 			stopping = 1;
-			__xray_set_handler(pp__xray_handler(1));
+			pp__xray_use_handler(pp__xray_handler(1));
 		}
 		pending[npending].id = (int32_t)key;
 		pending[npending].round = rounds;
@@ -263,7 +247,7 @@ int pp_xray_disarm(void)
 			set_armed(m, (int32_t)id, 0);
 		__atomic_fetch_add(&pp__xray_generation, 1, __ATOMIC_RELAXED);
 		/* the handler that catches up with it, for the next arm */
-		__xray_set_handler(pp__xray_handler(stopping));
+		pp__xray_use_handler(pp__xray_handler(stopping));
 	}
 	arm_end(cpu);
 	return rc;

@@ -98,7 +98,7 @@ int pp__xray_calibrate(void)
 	}
 	if (!tid || !lid)
 		return -1;
-	if (!__xray_set_handler(cal_handler))
+	if (!pp__xray_use_handler(cal_handler))
 		return -1;
 	int rc = -1;
 	if (__xray_patch_function(tid) == PP_XRAY_SUCCESS &&
@@ -111,7 +111,7 @@ int pp__xray_calibrate(void)
 	}
 	__xray_unpatch_function(tid);
 	__xray_unpatch_function(lid);
-	__xray_remove_handler();
+	pp__xray_use_handler(NULL);
 	pp__xray_calibrated = rc == 0;
 	return rc;
 #else

@@ -175,6 +175,46 @@ static inline __attribute__((always_inline)) int32_t tail_fid(const pp__xray_map
 	return pp__xray_tail_fid_miss(m, ip, slot);
 }
 
+/* XRay's instrumentation map in this program, where the XRay runtime reads
+ * it: the linker's bounds of its section. An entry is LLVM's XRaySledEntry
+ * on a 64-bit target, 32 bytes: the sled's address, its function's, the
+ * kind at byte 16 (2: a tail call), the version at 18 (from 2 on, both
+ * addresses relative to their own fields). */
+extern const unsigned char __start_xray_instr_map[] __attribute__((weak, visibility("hidden")));
+extern const unsigned char __stop_xray_instr_map[] __attribute__((weak, visibility("hidden")));
+#define PP__XRAY_SLED_BYTES 32
+#define PP__XRAY_SLED_KIND(p) ((p)[16])
+
+/* The map's bounds: 0, or -1 when there is none or it cannot be read. */
+static inline PP_NOINSTR int pp__xray_sleds(const unsigned char **p, const unsigned char **end)
+{
+	*p = __start_xray_instr_map;
+	*end = __stop_xray_instr_map;
+	if (!*p || !*end || *end <= *p || (size_t)(*end - *p) % PP__XRAY_SLED_BYTES)
+		return -1;
+	return 0;
+}
+
+/* The sled's address (field 0) or its function's (field 8). */
+static inline PP_NOINSTR uintptr_t pp__xray_sled_addr(const unsigned char *p, int field)
+{
+	uint64_t a;
+	memcpy(&a, p + field, sizeof a);
+	if (p[18] >= 2)
+		a += (uint64_t)(uintptr_t)(p + field);
+	return (uintptr_t)a;
+}
+
+/* Set the handler the sleds call (NULL: remove it), in XRay and in
+ * pathprof's trampolines (trampoline.c); XRay's result. */
+int pp__xray_use_handler(pp__xray_handler_t h) PP_NOINSTR;
+
+/* pathprof's trampolines in place of XRay's (trampoline.c): 1 when they
+ * are, 0 when XRay's stay (PATHPROF_XRAY_TRAMPOLINES=xray, a sled already
+ * patched, code that cannot be written). Before calibration, which
+ * measures the trampolines in use. */
+int pp__xray_own_trampolines(void) PP_NOINSTR;
+
 /* Learn where the sleds' stack slot lies relative to the handler, with the
  * probes below. 0 on success; -1 leaves the shim in its degraded mode
  * (docs/reference/xray.md, "Tail calls"). Call with no sled patched. */

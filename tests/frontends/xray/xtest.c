@@ -13,6 +13,7 @@
 #define HOST __attribute__((xray_never_instrument))
 
 volatile int sink;
+static int fail(const char *what, int got);
 
 GATED void t_c(void) { sink++; }
 GATED void t_b(void) { sink += 2; }
@@ -94,6 +95,74 @@ GATED void t_dis(void)
 	t_c();
 	pp_xray_disarm();
 	sink++;
+}
+
+/* Registers across the sleds (the trampolines, XRay's or pathprof's,
+ * trampoline.c): every argument register at an entry and at a tail jump,
+ * a variadic call's vector count, the return registers at an exit
+ * (two doubles, two longs), a tail jump through a pointer. */
+typedef struct { double re, im; } t_cplx;
+typedef struct { long lo, hi; } t_pair;
+GATED double t_args(long a, long b, long c, long d, long e, long f, double x0, double x1,
+		    double x2, double x3, double x4, double x5, double x6, double x7)
+{
+	sink++;
+	return (double)(a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f) + x0 + 2 * x1 + 3 * x2 +
+	       4 * x3 + 5 * x4 + 6 * x5 + 7 * x6 + 8 * x7;
+}
+GATED double t_targs(long a, long b, long c, long d, long e, long f, double x0, double x1,
+		     double x2, double x3, double x4, double x5, double x6, double x7)
+{
+	sink++;
+	return t_args(f, e, d, c, b, a, x7, x6, x5, x4, x3, x2, x1, x0); /* a tail call at -O2 */
+}
+GATED double t_vsum(int n, ...)
+{
+	__builtin_va_list ap;
+	__builtin_va_start(ap, n);
+	double s = 0;
+	sink++;
+	for (int i = 0; i < n; i++)
+		s += __builtin_va_arg(ap, double) * (i + 1);
+	__builtin_va_end(ap);
+	return s;
+}
+GATED t_cplx t_cplx_of(double a, double b) { sink++; t_cplx z = {a * 2, b * 3}; return z; }
+GATED t_pair t_pair_of(long a, long b) { sink++; t_pair p = {a * 5, b * 7}; return p; }
+GATED double t_tptr(double (*fp)(long, long, long, long, long, long, double, double, double,
+				  double, double, double, double, double),
+		    double x)
+{
+	sink++;
+	return fp(1, 2, 3, 4, 5, 6, x, x, x, x, x, x, x, x); /* an indirect tail call */
+}
+
+static HOST int regs(void)
+{
+	double (*volatile args)(long, long, long, long, long, long, double, double, double, double,
+				double, double, double, double) = t_args;
+	double (*volatile vsum)(int, ...) = t_vsum;
+	if (pp_xray_arm() != 0)
+		return 1;
+	int bad = 0;
+	for (int i = 0; i < 3; i++) {
+		bad |= args(1, 2, 3, 4, 5, 6, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) != 91 + 186;
+		bad |= t_targs(1, 2, 3, 4, 5, 6, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) != 56 + 102;
+		bad |= vsum(3, 1.25, 2.5, 4.0) != 1.25 + 5 + 12;
+		t_cplx z = t_cplx_of(1.5, 2.5);
+		bad |= z.re != 3 || z.im != 7.5;
+		t_pair p = t_pair_of(-3, 11);
+		bad |= p.lo != -15 || p.hi != 77;
+		bad |= t_tptr(args, 1.0) != 91 + 36;
+	}
+	pp_xray_disarm();
+	/* which trampolines ran: XTEST_TRAMPOLINES says which it must be */
+	extern void __xray_FunctionEntry(void);
+	const char *want = getenv("XTEST_TRAMPOLINES");
+	int ours = *(const volatile unsigned char *)(void *)__xray_FunctionEntry == 0xe9;
+	if (want && strcmp(want, ours ? "pathprof" : "xray"))
+		return fail("trampolines: pathprof's in place", ours);
+	return bad ? fail("a value changed across a sled", bad) : 0;
 }
 
 static HOST int fail(const char *what, int got)
@@ -186,6 +255,9 @@ HOST int main(int argc, char **argv)
 	} else if (strcmp(mode, "arm-inside") == 0) {
 		t_arm();
 		pp_xray_disarm();
+	} else if (strcmp(mode, "regs") == 0) {
+		if (regs() != 0)
+			return 1;
 	} else if (strcmp(mode, "threads") == 0) {
 		if (threads() != 0)
 			return 1;
