@@ -205,9 +205,20 @@ static inline PP_NOINSTR uintptr_t pp__xray_sled_addr(const unsigned char *p, in
 	return (uintptr_t)a;
 }
 
+/* What pathprof's trampolines call for one kind of sled: the slot given
+ * (the sled's stack pointer), type that kind. A pp__xray_handler_t is
+ * called the same way from the trampolines' assembly (the ABI leaves the
+ * third argument register unread), never from C. */
+typedef void (*pp__xray_sled_handler_t)(int32_t fid, int type, uintptr_t slot);
+
 /* Set the handler the sleds call (NULL: remove it), in XRay and in
- * pathprof's trampolines (trampoline.c); XRay's result. */
+ * pathprof's trampolines (trampoline.c), which take the lean shim's
+ * handler for each kind of sled when it has them; XRay's result. */
 int pp__xray_use_handler(pp__xray_handler_t h) PP_NOINSTR;
+
+/* The lean shim's handler for each kind of sled (entry, exit, tail) that
+ * does what h does: 1, or 0 when h is none of the lean shim's. */
+int pp__xray_lean_kinds(pp__xray_handler_t h, pp__xray_sled_handler_t kind[3]) PP_NOINSTR;
 
 /* pathprof's trampolines in place of XRay's (trampoline.c): 1 when they
  * are, 0 when XRay's stay (PATHPROF_XRAY_TRAMPOLINES=xray, a sled already

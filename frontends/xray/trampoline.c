@@ -28,11 +28,24 @@ static PP_NOINLINE PP_NOINSTR void no_handler(int32_t fid, int type)
 	(void)fid;
 	(void)type;
 }
-pp__xray_handler_t pp__xray_tramp_handler __attribute__((visibility("hidden"))) = no_handler;
+/* A handler of XRay's type, as the trampolines call it (through void
+ * (*)(void): the one cast between function types C compilers take
+ * silently; see pp__xray_sled_handler_t) */
+#define AS_SLED(h) ((pp__xray_sled_handler_t)(void (*)(void))(h))
+/* [entry, exit, tail], read by the trampolines' assembly */
+pp__xray_sled_handler_t pp__xray_tramp_handler[3] __attribute__((visibility("hidden"))) = {
+	AS_SLED(no_handler), AS_SLED(no_handler), AS_SLED(no_handler)};
+static int own; /* pathprof's trampolines are in */
 
 int pp__xray_use_handler(pp__xray_handler_t h)
 {
-	__atomic_store_n(&pp__xray_tramp_handler, h ? h : no_handler, __ATOMIC_RELEASE);
+	pp__xray_sled_handler_t k[3];
+	if (!own || !h || !pp__xray_lean_kinds(h, k))
+		k[0] = k[1] = k[2] = AS_SLED(h ? h : no_handler);
+	/* x86 makes the stores seen in this order, all before the caller's
+	 * next ones (arm.c marks ids after choosing the handler) */
+	for (int i = 0; i < 3; i++)
+		__atomic_store_n(&pp__xray_tramp_handler[i], k[i], __ATOMIC_RELEASE);
 	return h ? __xray_set_handler(h) : __xray_remove_handler();
 }
 
@@ -72,6 +85,7 @@ __asm__(".text\n"
 	"	mov %rax, 0xb0(%rsp)\n"
 	"	mov %r10d, %edi\n"
 	"	xor %esi, %esi\n"
+	"	lea 0xc8(%rsp), %rdx\n"
 	"	call *pp__xray_tramp_handler(%rip)\n"
 	"	movups 0x00(%rsp), %xmm0\n"
 	"	movups 0x10(%rsp), %xmm1\n"
@@ -114,7 +128,8 @@ __asm__(".text\n"
 	"	mov %r11, 0xb8(%rsp)\n"
 	"	mov %r10d, %edi\n"
 	"	mov $2, %esi\n"
-	"	call *pp__xray_tramp_handler(%rip)\n"
+	"	lea 0xc8(%rsp), %rdx\n"
+	"	call *pp__xray_tramp_handler+16(%rip)\n"
 	"	movups 0x00(%rsp), %xmm0\n"
 	"	movups 0x10(%rsp), %xmm1\n"
 	"	movups 0x20(%rsp), %xmm2\n"
@@ -145,7 +160,8 @@ __asm__(".text\n"
 	"	mov %rdx, 0x28(%rsp)\n"
 	"	mov %r10d, %edi\n"
 	"	mov $1, %esi\n"
-	"	call *pp__xray_tramp_handler(%rip)\n"
+	"	lea 0x38(%rsp), %rdx\n"
+	"	call *pp__xray_tramp_handler+8(%rip)\n"
 	"	movups 0x00(%rsp), %xmm0\n"
 	"	movups 0x10(%rsp), %xmm1\n"
 	"	mov 0x20(%rsp), %rax\n"
@@ -216,6 +232,7 @@ int pp__xray_own_trampolines(void)
 	 * with these entries as well (each saves what it needs) */
 	if (jump(__xray_FunctionExit, pp__xray_tramp_exit) == 0)
 		jump(__xray_FunctionTailExit, pp__xray_tramp_tail);
+	own = 1;
 	return 1;
 }
 #else
