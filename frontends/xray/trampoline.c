@@ -63,93 +63,41 @@ int pp__xray_use_handler(pp__xray_handler_t h)
  * 16n+8, then the sled's call), the exit's at 16n+8; each call to the
  * handler is made at 16n. Instructions a sled (handler not counted):
  * entry 37, tail 39, exit 15, plus the jump from XRay's trampoline. */
+/* The argument registers, saved at and restored from 0(%rsp) to 0xb8 */
+#define SAVE_ARGS                                                              \
+	"	movups %xmm0, 0x00(%rsp)\n	movups %xmm1, 0x10(%rsp)\n"            \
+	"	movups %xmm2, 0x20(%rsp)\n	movups %xmm3, 0x30(%rsp)\n"            \
+	"	movups %xmm4, 0x40(%rsp)\n	movups %xmm5, 0x50(%rsp)\n"            \
+	"	movups %xmm6, 0x60(%rsp)\n	movups %xmm7, 0x70(%rsp)\n"            \
+	"	mov %rdi, 0x80(%rsp)\n	mov %rsi, 0x88(%rsp)\n"                    \
+	"	mov %rdx, 0x90(%rsp)\n	mov %rcx, 0x98(%rsp)\n"                    \
+	"	mov %r8, 0xa0(%rsp)\n	mov %r9, 0xa8(%rsp)\n	mov %rax, 0xb0(%rsp)\n"
+#define RESTORE_ARGS                                                           \
+	"	movups 0x00(%rsp), %xmm0\n	movups 0x10(%rsp), %xmm1\n"            \
+	"	movups 0x20(%rsp), %xmm2\n	movups 0x30(%rsp), %xmm3\n"            \
+	"	movups 0x40(%rsp), %xmm4\n	movups 0x50(%rsp), %xmm5\n"            \
+	"	movups 0x60(%rsp), %xmm6\n	movups 0x70(%rsp), %xmm7\n"            \
+	"	mov 0x80(%rsp), %rdi\n	mov 0x88(%rsp), %rsi\n"                    \
+	"	mov 0x90(%rsp), %rdx\n	mov 0x98(%rsp), %rcx\n"                    \
+	"	mov 0xa0(%rsp), %r8\n	mov 0xa8(%rsp), %r9\n	mov 0xb0(%rsp), %rax\n"
+/* A trampoline: its name, what it saves and restores besides the
+ * arguments, the sled's kind (the handler's second argument and its index
+ * in pp__xray_tramp_handler) */
+#define ARGS_TRAMPOLINE(name, save, restore, kind)                             \
+	".p2align 4\n"                                                         \
+	".type " name ", @function\n" name ":\n"                              \
+	"	sub $0xc0, %rsp\n" SAVE_ARGS save                                \
+	"	mov %r10d, %edi\n	mov $" #kind ", %esi\n"                       \
+	"	lea 0xc8(%rsp), %rdx\n"                                          \
+	"	call *pp__xray_tramp_handler+8*" #kind "(%rip)\n"                \
+	RESTORE_ARGS restore                                                    \
+	"	add $0xc0, %rsp\n	ret\n"                                        \
+	".size " name ", .-" name "\n"
+
 __asm__(".text\n"
-	".p2align 4\n"
-	".type pp__xray_tramp_entry, @function\n"
-	"pp__xray_tramp_entry:\n"
-	"	sub $0xc0, %rsp\n"
-	"	movups %xmm0, 0x00(%rsp)\n"
-	"	movups %xmm1, 0x10(%rsp)\n"
-	"	movups %xmm2, 0x20(%rsp)\n"
-	"	movups %xmm3, 0x30(%rsp)\n"
-	"	movups %xmm4, 0x40(%rsp)\n"
-	"	movups %xmm5, 0x50(%rsp)\n"
-	"	movups %xmm6, 0x60(%rsp)\n"
-	"	movups %xmm7, 0x70(%rsp)\n"
-	"	mov %rdi, 0x80(%rsp)\n"
-	"	mov %rsi, 0x88(%rsp)\n"
-	"	mov %rdx, 0x90(%rsp)\n"
-	"	mov %rcx, 0x98(%rsp)\n"
-	"	mov %r8, 0xa0(%rsp)\n"
-	"	mov %r9, 0xa8(%rsp)\n"
-	"	mov %rax, 0xb0(%rsp)\n"
-	"	mov %r10d, %edi\n"
-	"	xor %esi, %esi\n"
-	"	lea 0xc8(%rsp), %rdx\n"
-	"	call *pp__xray_tramp_handler(%rip)\n"
-	"	movups 0x00(%rsp), %xmm0\n"
-	"	movups 0x10(%rsp), %xmm1\n"
-	"	movups 0x20(%rsp), %xmm2\n"
-	"	movups 0x30(%rsp), %xmm3\n"
-	"	movups 0x40(%rsp), %xmm4\n"
-	"	movups 0x50(%rsp), %xmm5\n"
-	"	movups 0x60(%rsp), %xmm6\n"
-	"	movups 0x70(%rsp), %xmm7\n"
-	"	mov 0x80(%rsp), %rdi\n"
-	"	mov 0x88(%rsp), %rsi\n"
-	"	mov 0x90(%rsp), %rdx\n"
-	"	mov 0x98(%rsp), %rcx\n"
-	"	mov 0xa0(%rsp), %r8\n"
-	"	mov 0xa8(%rsp), %r9\n"
-	"	mov 0xb0(%rsp), %rax\n"
-	"	add $0xc0, %rsp\n"
-	"	ret\n"
-	".size pp__xray_tramp_entry, .-pp__xray_tramp_entry\n"
-
-	".p2align 4\n"
-	".type pp__xray_tramp_tail, @function\n"
-	"pp__xray_tramp_tail:\n"
-	"	sub $0xc0, %rsp\n"
-	"	movups %xmm0, 0x00(%rsp)\n"
-	"	movups %xmm1, 0x10(%rsp)\n"
-	"	movups %xmm2, 0x20(%rsp)\n"
-	"	movups %xmm3, 0x30(%rsp)\n"
-	"	movups %xmm4, 0x40(%rsp)\n"
-	"	movups %xmm5, 0x50(%rsp)\n"
-	"	movups %xmm6, 0x60(%rsp)\n"
-	"	movups %xmm7, 0x70(%rsp)\n"
-	"	mov %rdi, 0x80(%rsp)\n"
-	"	mov %rsi, 0x88(%rsp)\n"
-	"	mov %rdx, 0x90(%rsp)\n"
-	"	mov %rcx, 0x98(%rsp)\n"
-	"	mov %r8, 0xa0(%rsp)\n"
-	"	mov %r9, 0xa8(%rsp)\n"
-	"	mov %rax, 0xb0(%rsp)\n"
-	"	mov %r11, 0xb8(%rsp)\n"
-	"	mov %r10d, %edi\n"
-	"	mov $2, %esi\n"
-	"	lea 0xc8(%rsp), %rdx\n"
-	"	call *pp__xray_tramp_handler+16(%rip)\n"
-	"	movups 0x00(%rsp), %xmm0\n"
-	"	movups 0x10(%rsp), %xmm1\n"
-	"	movups 0x20(%rsp), %xmm2\n"
-	"	movups 0x30(%rsp), %xmm3\n"
-	"	movups 0x40(%rsp), %xmm4\n"
-	"	movups 0x50(%rsp), %xmm5\n"
-	"	movups 0x60(%rsp), %xmm6\n"
-	"	movups 0x70(%rsp), %xmm7\n"
-	"	mov 0x80(%rsp), %rdi\n"
-	"	mov 0x88(%rsp), %rsi\n"
-	"	mov 0x90(%rsp), %rdx\n"
-	"	mov 0x98(%rsp), %rcx\n"
-	"	mov 0xa0(%rsp), %r8\n"
-	"	mov 0xa8(%rsp), %r9\n"
-	"	mov 0xb0(%rsp), %rax\n"
-	"	mov 0xb8(%rsp), %r11\n"
-	"	add $0xc0, %rsp\n"
-	"	ret\n"
-	".size pp__xray_tramp_tail, .-pp__xray_tramp_tail\n"
-
+	ARGS_TRAMPOLINE("pp__xray_tramp_entry", "", "", 0)
+	ARGS_TRAMPOLINE("pp__xray_tramp_tail", "	mov %r11, 0xb8(%rsp)\n",
+			"	mov 0xb8(%rsp), %r11\n", 2)
 	".p2align 4\n"
 	".type pp__xray_tramp_exit, @function\n"
 	"pp__xray_tramp_exit:\n"

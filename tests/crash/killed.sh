@@ -68,18 +68,23 @@ check() {
 	! grep -q "FRONTEND:0xKEY" "$work/report" || fail "$prof: keys without names"
 }
 
+# wait_ready: until the program started in the background says "ready"
+wait_ready() {
+	i=0
+	until grep -qs ready "$work/stdout"; do
+		i=$((i + 1))
+		[ "$i" -lt 300 ] || { cat "$work/stderr" >&2; fail "the program never got ready"; }
+		sleep 0.1
+	done
+}
+
 # recover: a process killed while its threads run, through the segment
 # every process exports by default (pathprof.PID), found by its pid
 env -u PATHPROF_SHM PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
 	"$work/killed" wait "$work/progress" >"$work/stdout" 2>"$work/stderr" &
 pid=$!
 seg=$pid
-i=0
-until grep -qs ready "$work/stdout"; do
-	i=$((i + 1))
-	[ "$i" -lt 300 ] || { cat "$work/stderr" >&2; fail "the program never got ready"; }
-	sleep 0.1
-done
+wait_ready
 refused "recover of a running process" "is still running" -o "$work/live.pathprof" "$seg"
 # listed: as live by top, not as left by recover (other tests' segments may be there too)
 "$pathprof" top --list >"$work/live-list"
@@ -122,12 +127,7 @@ killed_run() { # start killed under NAME, wait till ready, kill it
 	PATHPROF_SHM=$name PATHPROF_XRAY=all PATHPROF_OUT="$work/never.pathprof" \
 		"$work/killed" wait "$work/progress" >"$work/stdout" 2>"$work/stderr" &
 	pid=$!
-	i=0
-	until grep -qs ready "$work/stdout"; do
-		i=$((i + 1))
-		[ "$i" -lt 300 ] || { cat "$work/stderr" >&2; fail "same name: never got ready"; }
-		sleep 0.1
-	done
+	wait_ready
 	sleep 0.2
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true

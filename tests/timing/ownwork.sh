@@ -4,8 +4,12 @@
 # first time meeting each of them for the first time, timed. Its own clock
 # sees the first walk take longer (the runtime registers every node and
 # backs new arena chunks page by page); the profile's two calls of
-# main>walk must not differ by more than the noise (max within 1.5x of
-# min, measured, --raw), and the self times must still add up to the
+# main>walk must not differ by more than a quarter of that (max less min,
+# measured, --raw, against the program's first walk less its second: the
+# first sights' cost, 4-7 ms here, which a profile that kept it shows
+# whole; 1.5x of the min was the bound before, and XRay's walks, cheaper
+# behind pathprof's trampolines, came to 1.4-1.9x of it under meson's
+# parallel load with 0.2-0.5 ms of that cost left), and the self times must still add up to the
 # roots' time to the tick. The profile says how much it took out: at
 # least once for each of the 2 048 nodes (section OWNWORK, the text
 # header's "own work" line, JSON's own_work). Skipped (77) where the first sight costs too
@@ -46,7 +50,9 @@ own = d.get("own_work")
 if not own or own["count"] < 2048 or not own["ns"] > 0:
     print("bad own_work %r: expected a count of at least 2048 nodes' first records" % own); sys.exit()
 lo, hi = w["incl"]["min_ns"], w["incl"]["max_ns"]
-print("%s %s %.3f %.3f %d %d" % ("agree" if hi <= 1.5 * lo else "differ",
+# what of the first sights' cost, as the program's clock sees it (first
+# walk less second), the profile's first walk still holds
+print("%s %s %.3f %.3f %d %d" % ("agree" if hi - lo <= 0.25 * max(first - second, 0) else "differ",
       "sensitive" if first >= 1.5 * second else "insensitive", lo, hi, first, second))
 PY
 	) || fail "profile check"
