@@ -21,7 +21,6 @@
 
 #include "map.h"
 #include "own_thread.h"
-#include "proc_start.h"
 #include "runtime.h"
 #include "shm.h"
 #include "slab.h"
@@ -138,132 +137,6 @@ void pp__shm_object_name(const char *name, char *buf, size_t n)
 		snprintf(buf, n, "/%s.%llu", name, pid);
 	else
 		snprintf(buf, n, "/%s", name);
-}
-
-/* CLOCK_BOOTTIME when this image began exporting (0 before): what tells
- * this image's segment from an earlier image's under the same pid. */
-static uint64_t boot_ns_at_export;
-
-/* What an existing object under our name is, left over from a run that
- * crashed, was killed or was kept. */
-enum left {
-	LEFT_TAKEN,   /* stays: its writer is alive (this image's own included), or
-		       * it is not a segment */
-	LEFT_DONE,    /* may go: its writer exited and wrote its profile */
-	LEFT_COUNTS,  /* a dead writer's counts nobody wrote to a profile (marked
-		       * running or detached: killed, for `pathprof recover`) */
-	LEFT_EARLIER, /* the same, of an earlier image of this process: an exec
-		       * pathprof did not see (exits.c removes it at one it sees) */
-};
-
-static enum left left_over(const char *object, uint64_t *their_start)
-{
-	int fd = shm_open(object, O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return errno == ENOENT ? LEFT_DONE : LEFT_TAKEN;
-	pp__shm_hdr_t h;
-	ssize_t n = pread(fd, &h, sizeof h, 0);
-	close(fd);
-	if (n != (ssize_t)sizeof h || memcmp(h.magic, PP__SHM_MAGIC, 8))
-		return LEFT_TAKEN;
-	if (h.pid == pp__g.pid && h.start_boot_ns == boot_ns_at_export)
-		return LEFT_TAKEN;
-	*their_start = h.start_boot_ns;
-	/* Under this pid, alive means begun since this process started (exec
-	 * keeps the pid and the start): an earlier image. Begun before, it is
-	 * a dead process's whose pid the kernel handed on (CI once took that
-	 * for an exec). */
-	int alive = pp__shm_writer_alive(h.pid, h.start_boot_ns);
-	if (alive && h.pid != pp__g.pid)
-		return LEFT_TAKEN;
-	if (h.state == PP__SHM_EXITED)
-		return LEFT_DONE;
-	return alive ? LEFT_EARLIER : LEFT_COUNTS;
-}
-
-/* Moves a dead writer's segment out of the way under OBJECT.left-START
- * (its own start: unique to it), where `pathprof recover --list` finds it,
- * rather than delete counts a kill left for `pathprof recover`. 0 when
- * moved; -1 when it could not be (errno), then the caller removes it. */
-static int set_aside(const char *object, uint64_t their_start, char *aside, size_t n)
-{
-	char from[320], to[360];
-	snprintf(aside, n, "%.220s.left-%llu", object, (unsigned long long)their_start);
-	snprintf(from, sizeof from, "/dev/shm%s", object);
-	snprintf(to, sizeof to, "/dev/shm%s", aside);
-	return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
-}
-
-/* Frees the name OBJECT for this image's segment: what a dead writer left
- * there is set aside when it holds counts, removed otherwise. -1, with
- * one line ending in why_it_matters, when the name is taken. */
-static int make_room(const char *object, const char *why_it_matters)
-{
-	uint64_t their_start = 0;
-	enum left left = left_over(object, &their_start);
-	if (left == LEFT_TAKEN) {
-		pp__warn("%s: a segment of that name exists and its writer is alive (or it is "
-			 "not a pathprof segment)%s",
-			 object, why_it_matters);
-		return -1;
-	}
-	char aside[256];
-	int moved = left != LEFT_DONE && set_aside(object, their_start, aside, sizeof aside) == 0;
-	if (left == LEFT_EARLIER)
-		pp__warn("%s: an earlier image of this process left its segment (an exec pathprof "
-			 "did not see); %s%s%s",
-			 object, moved ? "its counts are kept as " : "replacing it", moved ? aside : "",
-			 moved ? " ('pathprof recover --force' reads them)" : "");
-	if (!moved)
-		shm_unlink(object);
-	return 0;
-}
-
-/* Another user's object under our name (squatted, or a name shared across
- * users): not ours to replace or to fail on. Its owner, or 0 when the name
- * is free or ours. */
-static uid_t foreign_owner(const char *object)
-{
-	char path[320];
-	struct stat st;
-	snprintf(path, sizeof path, "/dev/shm%s", object);
-	if (stat(path, &st) != 0 || st.st_uid == geteuid())
-		return 0;
-	return st.st_uid ? st.st_uid : (uid_t)-1;
-}
-
-int pp__shm_create(char *object, size_t n, size_t size)
-{
-	uid_t other = foreign_owner(object);
-	if (other) {
-		char taken[300];
-		snprintf(taken, sizeof taken, "%s", object);
-		snprintf(object, n, "%.280s.u%u", taken, (unsigned)geteuid());
-		pp__warn("%s: the name is taken by another user (uid %u); exporting as %s", taken,
-			 other == (uid_t)-1 ? 0u : (unsigned)other, object);
-	}
-	struct timespec boot;
-	if (!boot_ns_at_export && clock_gettime(CLOCK_BOOTTIME, &boot) == 0)
-		boot_ns_at_export = (uint64_t)boot.tv_sec * 1000000000ull + (uint64_t)boot.tv_nsec;
-	int fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST) {
-		if (make_room(object, "; the live view is off") != 0)
-			return -1;
-		fd = shm_open(object, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	}
-	if (fd < 0) {
-		pp__warn("%s: cannot create the segment: %s; the live view is off", object,
-			 strerror(errno));
-		return -1;
-	}
-	if (ftruncate(fd, (off_t)size) != 0) {
-		pp__warn("%s: cannot size the segment to %zu bytes: %s; the live view is off",
-			 object, size, strerror(errno));
-		shm_unlink(object);
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 /* ---- names ---- */
@@ -516,7 +389,7 @@ void pp__shm_after_fork(void)
 	nbump = nend = NULL;
 	object_name[0] = '\0';
 	namer_running = 0;
-	boot_ns_at_export = 0;
+	pp__shm_boot_ns = 0;
 	detach_said = 0;
 }
 
@@ -528,7 +401,7 @@ int pp__shm_rename(const char *name, int keep)
 	int rc = -1;
 	if (!object_name[0]) {
 		pp__warn("no segment to rename to %s", object);
-	} else if (make_room(object, "") == 0) {
+	} else if (pp__shm_make_room(object, "") == 0) {
 		/* glibc keeps POSIX shared memory in /dev/shm: the object is
 		 * renamed under the live mapping, nothing is copied or lost */
 		snprintf(from, sizeof from, "/dev/shm%s", object_name);
@@ -672,7 +545,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
 	h->state = PP__SHM_RUNNING;
-	h->start_boot_ns = boot_ns_at_export;
+	h->start_boot_ns = pp__shm_boot_ns;
 	program_name(h->program, sizeof h->program);
 	command_line(h->command, sizeof h->command);
 	memcpy(h->service, pp__g.service, sizeof h->service);

@@ -51,10 +51,21 @@ int pp__shm_name_ok(const char *s);
 void pp__shm_object_name(const char *name, char *buf, size_t n);
 
 /* Create the object (n bytes at object) for a segment of size bytes; a
- * stale one (its writer is gone) is replaced, a live writer's is not, and a
+ * stale one (its writer is gone) is replaced, or set aside when it holds
+ * counts no profile has (pp__shm_make_room), a live writer's is not, and a
  * name another user holds becomes object.uUID (said once). fd or -1
  * (warned). */
 int pp__shm_create(char *object, size_t n, size_t size);
+
+/* CLOCK_BOOTTIME when this image began exporting (0 before; set by
+ * pp__shm_create): what tells this image's segment from an earlier
+ * image's under the same pid (shm_create.c). */
+extern uint64_t pp__shm_boot_ns;
+
+/* Frees the name OBJECT for this image's segment: what a dead writer left
+ * there is set aside when it holds counts, removed otherwise. -1, with
+ * one line ending in why_it_matters, when the name is taken. */
+int pp__shm_make_room(const char *object, const char *why_it_matters);
 
 /* Fill the header of a freshly mapped arena and start serving readers: the
  * namer thread and the at-exit removal. keep: leave the object at exit. */
