@@ -12,7 +12,11 @@
  * one's: with tail calls 244.5 -> 216.5 (timed 308.5 -> 295.2; 198.5 and
  * 285.4 since a jump's target and a chain's return have short paths of
  * their own), without them 183.7 -> 139.7 (246.4 -> 206.4); behind
- * pathprof's trampolines (trampoline.c) 154.8 and 106.7. */
+ * pathprof's trampolines (trampoline.c) 154.8 and 106.7. Compiled without
+ * vector registers, its calls out going through stubs that keep them
+ * (vector_safe.h), so that the trampolines need not. */
+#define PP__XRAY_LEAN_C
+#include "vector_safe.h"
 #include <pathprof/gate.h>
 #include "shim.h"
 #include "xray_abi.h"

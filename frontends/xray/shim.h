@@ -206,9 +206,10 @@ static inline PP_NOINSTR uintptr_t pp__xray_sled_addr(const unsigned char *p, in
 }
 
 /* What pathprof's trampolines call for one kind of sled: the slot given
- * (the sled's stack pointer), type that kind. A pp__xray_handler_t is
- * called the same way from the trampolines' assembly (the ABI leaves the
- * third argument register unread), never from C. */
+ * (the sled's stack pointer); type is not set (the handler is of one
+ * kind). A pp__xray_handler_t is called through an adapter that sets
+ * type (trampoline.c; the ABI leaves the third argument register
+ * unread), never from C. */
 typedef void (*pp__xray_sled_handler_t)(int32_t fid, int type, uintptr_t slot);
 
 /* Set the handler the sleds call (NULL: remove it), in XRay and in

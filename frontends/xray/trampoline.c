@@ -18,6 +18,7 @@
 #include <pathprof/compiler.h>
 #include "runtime.h"
 #include "shim.h"
+#include "vector_safe.h"
 #include "xray_abi.h"
 
 /* Called by the trampolines, never NULL: the no-op while no handler is
@@ -32,20 +33,38 @@ static PP_NOINLINE PP_NOINSTR void no_handler(int32_t fid, int type)
  * (*)(void): the one cast between function types C compilers take
  * silently; see pp__xray_sled_handler_t) */
 #define AS_SLED(h) ((pp__xray_sled_handler_t)(void (*)(void))(h))
-/* [entry, exit, tail], read by the trampolines' assembly */
+/* The trampolines keep no vector register (vector_safe.h): they call a
+ * lean handler of each kind directly, or, for any handler that may use
+ * them (the full shim, calibration, a sanitizer build's), one of the
+ * keeping_* adapters below, which keep xmm0-7 around a call to the one
+ * in pp__xray_keep_handler. Each [entry, exit, tail], read by the
+ * assembly. */
+void pp__xray_keeping_entry(void) __attribute__((visibility("hidden")));
+void pp__xray_keeping_exit(void) __attribute__((visibility("hidden")));
+void pp__xray_keeping_tail(void) __attribute__((visibility("hidden")));
 pp__xray_sled_handler_t pp__xray_tramp_handler[3] __attribute__((visibility("hidden"))) = {
+	AS_SLED(pp__xray_keeping_entry), AS_SLED(pp__xray_keeping_exit), AS_SLED(pp__xray_keeping_tail)};
+pp__xray_sled_handler_t pp__xray_keep_handler[3] __attribute__((visibility("hidden"))) = {
 	AS_SLED(no_handler), AS_SLED(no_handler), AS_SLED(no_handler)};
 static int own; /* pathprof's trampolines are in */
 
 int pp__xray_use_handler(pp__xray_handler_t h)
 {
+	static const pp__xray_sled_handler_t keeping[3] = {
+		AS_SLED(pp__xray_keeping_entry), AS_SLED(pp__xray_keeping_exit),
+		AS_SLED(pp__xray_keeping_tail)};
 	pp__xray_sled_handler_t k[3];
-	if (!own || !h || !pp__xray_lean_kinds(h, k))
+	int lean = own && h && pp__xray_lean_kinds(h, k);
+	if (!lean)
 		k[0] = k[1] = k[2] = AS_SLED(h ? h : no_handler);
 	/* x86 makes the stores seen in this order, all before the caller's
-	 * next ones (arm.c marks ids after choosing the handler) */
+	 * next ones (arm.c marks ids after choosing the handler): an adapter
+	 * in the trampolines' table calls the new handler already */
 	for (int i = 0; i < 3; i++)
-		__atomic_store_n(&pp__xray_tramp_handler[i], k[i], __ATOMIC_RELEASE);
+		__atomic_store_n(&pp__xray_keep_handler[i], k[i], __ATOMIC_RELEASE);
+	for (int i = 0; i < 3; i++)
+		__atomic_store_n(&pp__xray_tramp_handler[i], lean && PP__XRAY_GENERAL_REGS ? k[i] : keeping[i],
+				 __ATOMIC_RELEASE);
 	return h ? __xray_set_handler(h) : __xray_remove_handler();
 }
 
@@ -58,66 +77,84 @@ int pp__xray_use_handler(pp__xray_handler_t h)
  * return value, rax, rdx, xmm0 and xmm1; this ret returns to the caller.
  * The handler is C: it keeps rbx, rbp and r12-r15 itself and leaves the
  * direction flag clear; x87 and the upper halves of ymm are kept by
- * neither XRay's trampolines nor these (C code that never uses them).
- * Stack: a called trampoline starts at 16n (the function's entry at
- * 16n+8, then the sled's call), the exit's at 16n+8; each call to the
- * handler is made at 16n. Instructions a sled (handler not counted):
- * entry 37, tail 39, exit 15, plus the jump from XRay's trampoline. */
-/* The argument registers, saved at and restored from 0(%rsp) to 0xb8 */
+ * neither XRay's trampolines nor these (C code that never uses them). The
+ * vector registers are kept by the handler's side (above). Stack: a
+ * called trampoline starts at 16n (the function's entry at 16n+8, then
+ * the sled's call), the exit's at 16n+8; each call to the handler is made
+ * at 16n. Instructions a sled (handler not counted): entry 20, tail 22,
+ * exit 10, plus the jump from XRay's trampoline (37, 39 and 15 when they
+ * kept the vector registers themselves, bench/tailinstr.sh). */
+/* The integer argument registers, saved at and restored from 0(%rsp) to
+ * 0x37 */
 #define SAVE_ARGS                                                              \
-	"	movups %xmm0, 0x00(%rsp)\n	movups %xmm1, 0x10(%rsp)\n"            \
-	"	movups %xmm2, 0x20(%rsp)\n	movups %xmm3, 0x30(%rsp)\n"            \
-	"	movups %xmm4, 0x40(%rsp)\n	movups %xmm5, 0x50(%rsp)\n"            \
-	"	movups %xmm6, 0x60(%rsp)\n	movups %xmm7, 0x70(%rsp)\n"            \
-	"	mov %rdi, 0x80(%rsp)\n	mov %rsi, 0x88(%rsp)\n"                    \
-	"	mov %rdx, 0x90(%rsp)\n	mov %rcx, 0x98(%rsp)\n"                    \
-	"	mov %r8, 0xa0(%rsp)\n	mov %r9, 0xa8(%rsp)\n	mov %rax, 0xb0(%rsp)\n"
+	"	mov %rdi, 0x00(%rsp)\n	mov %rsi, 0x08(%rsp)\n"                    \
+	"	mov %rdx, 0x10(%rsp)\n	mov %rcx, 0x18(%rsp)\n"                    \
+	"	mov %r8, 0x20(%rsp)\n	mov %r9, 0x28(%rsp)\n	mov %rax, 0x30(%rsp)\n"
 #define RESTORE_ARGS                                                           \
-	"	movups 0x00(%rsp), %xmm0\n	movups 0x10(%rsp), %xmm1\n"            \
-	"	movups 0x20(%rsp), %xmm2\n	movups 0x30(%rsp), %xmm3\n"            \
-	"	movups 0x40(%rsp), %xmm4\n	movups 0x50(%rsp), %xmm5\n"            \
-	"	movups 0x60(%rsp), %xmm6\n	movups 0x70(%rsp), %xmm7\n"            \
-	"	mov 0x80(%rsp), %rdi\n	mov 0x88(%rsp), %rsi\n"                    \
-	"	mov 0x90(%rsp), %rdx\n	mov 0x98(%rsp), %rcx\n"                    \
-	"	mov 0xa0(%rsp), %r8\n	mov 0xa8(%rsp), %r9\n	mov 0xb0(%rsp), %rax\n"
+	"	mov 0x00(%rsp), %rdi\n	mov 0x08(%rsp), %rsi\n"                    \
+	"	mov 0x10(%rsp), %rdx\n	mov 0x18(%rsp), %rcx\n"                    \
+	"	mov 0x20(%rsp), %r8\n	mov 0x28(%rsp), %r9\n	mov 0x30(%rsp), %rax\n"
 /* A trampoline: its name, what it saves and restores besides the
- * arguments, the sled's kind (the handler's second argument and its index
- * in pp__xray_tramp_handler) */
+ * arguments, the sled's kind (its handler's index in
+ * pp__xray_tramp_handler: a handler of that kind, which needs no kind) */
 #define ARGS_TRAMPOLINE(name, save, restore, kind)                             \
 	".p2align 4\n"                                                         \
 	".type " name ", @function\n" name ":\n"                              \
-	"	sub $0xc0, %rsp\n" SAVE_ARGS save                                \
-	"	mov %r10d, %edi\n	mov $" #kind ", %esi\n"                       \
-	"	lea 0xc8(%rsp), %rdx\n"                                          \
+	"	sub $0x40, %rsp\n" SAVE_ARGS save                                \
+	"	mov %r10d, %edi\n	lea 0x48(%rsp), %rdx\n"                        \
 	"	call *pp__xray_tramp_handler+8*" #kind "(%rip)\n"                \
 	RESTORE_ARGS restore                                                    \
-	"	add $0xc0, %rsp\n	ret\n"                                        \
+	"	add $0x40, %rsp\n	ret\n"                                        \
 	".size " name ", .-" name "\n"
+/* A function that runs before, then calls target (an operand of call)
+ * with the argument and return registers as it found them and keeps
+ * xmm0-7 around the call (called at 16n: the call below is made at 16n
+ * too) */
+#define KEEPING_VECTORS(name, before, target)                                  \
+	".p2align 4\n"                                                         \
+	".type " name ", @function\n" name ":\n" before                       \
+	"	sub $0x88, %rsp\n"                                               \
+	"	movups %xmm0, 0x00(%rsp)\n	movups %xmm1, 0x10(%rsp)\n"        \
+	"	movups %xmm2, 0x20(%rsp)\n	movups %xmm3, 0x30(%rsp)\n"        \
+	"	movups %xmm4, 0x40(%rsp)\n	movups %xmm5, 0x50(%rsp)\n"        \
+	"	movups %xmm6, 0x60(%rsp)\n	movups %xmm7, 0x70(%rsp)\n"        \
+	"	call " target "\n"                                               \
+	"	movups 0x00(%rsp), %xmm0\n	movups 0x10(%rsp), %xmm1\n"        \
+	"	movups 0x20(%rsp), %xmm2\n	movups 0x30(%rsp), %xmm3\n"        \
+	"	movups 0x40(%rsp), %xmm4\n	movups 0x50(%rsp), %xmm5\n"        \
+	"	movups 0x60(%rsp), %xmm6\n	movups 0x70(%rsp), %xmm7\n"        \
+	"	add $0x88, %rsp\n	ret\n"                                        \
+	".size " name ", .-" name "\n"
+/* lean.c's calls out of itself (vector_safe.h) */
+#define STUB(real, suffix)                                                     \
+	".globl pp__xray_v_" #suffix "\n.hidden pp__xray_v_" #suffix "\n"       \
+	KEEPING_VECTORS("pp__xray_v_" #suffix, "", #real "@PLT")
 
 __asm__(".text\n"
 	ARGS_TRAMPOLINE("pp__xray_tramp_entry", "", "", 0)
-	ARGS_TRAMPOLINE("pp__xray_tramp_tail", "	mov %r11, 0xb8(%rsp)\n",
-			"	mov 0xb8(%rsp), %r11\n", 2)
+	ARGS_TRAMPOLINE("pp__xray_tramp_tail", "	mov %r11, 0x38(%rsp)\n",
+			"	mov 0x38(%rsp), %r11\n", 2)
 	".p2align 4\n"
 	".type pp__xray_tramp_exit, @function\n"
 	"pp__xray_tramp_exit:\n"
-	"	sub $0x38, %rsp\n"
-	"	movups %xmm0, 0x00(%rsp)\n"
-	"	movups %xmm1, 0x10(%rsp)\n"
-	"	mov %rax, 0x20(%rsp)\n"
-	"	mov %rdx, 0x28(%rsp)\n"
+	"	sub $0x18, %rsp\n"
+	"	mov %rax, 0x00(%rsp)\n"
+	"	mov %rdx, 0x08(%rsp)\n"
 	"	mov %r10d, %edi\n"
-	"	mov $1, %esi\n"
-	"	lea 0x38(%rsp), %rdx\n"
+	"	lea 0x18(%rsp), %rdx\n"
 	"	call *pp__xray_tramp_handler+8(%rip)\n"
-	"	movups 0x00(%rsp), %xmm0\n"
-	"	movups 0x10(%rsp), %xmm1\n"
-	"	mov 0x20(%rsp), %rax\n"
-	"	mov 0x28(%rsp), %rdx\n"
-	"	add $0x38, %rsp\n"
+	"	mov 0x00(%rsp), %rax\n"
+	"	mov 0x08(%rsp), %rdx\n"
+	"	add $0x18, %rsp\n"
 	"	ret\n"
 	".size pp__xray_tramp_exit, .-pp__xray_tramp_exit\n"
+	/* the kind, which the trampolines do not pass, for XRay's type */
+	KEEPING_VECTORS("pp__xray_keeping_entry", "	mov $0, %esi\n", "*pp__xray_keep_handler+0(%rip)")
+	KEEPING_VECTORS("pp__xray_keeping_exit", "	mov $1, %esi\n", "*pp__xray_keep_handler+8(%rip)")
+	KEEPING_VECTORS("pp__xray_keeping_tail", "	mov $2, %esi\n", "*pp__xray_keep_handler+16(%rip)")
+	PP__XRAY_VECTOR_SAFE_CALLS(STUB)
 	".previous\n");
+#undef STUB
 
 void pp__xray_tramp_entry(void) __attribute__((visibility("hidden")));
 void pp__xray_tramp_tail(void) __attribute__((visibility("hidden")));

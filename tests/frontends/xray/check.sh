@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run one XRay test program mode and compare its canonical path listing (and,
 # when given, its stderr) with the expected text, and the unmatched count
-# with XTEST_UNMATCHED when that is set.
+# with XTEST_UNMATCHED when that is set; timed when XTEST_TIMING=on.
 # usage: check.sh <program> <pathprof-cli> <mode> <PATHPROF_XRAY value | -> \
 #                 <expected-paths> [<expected-stderr>]   (- leaves it unset)
 set -u
@@ -10,7 +10,7 @@ if [ "$xray" = - ]; then unset PATHPROF_XRAY; else export PATHPROF_XRAY="$xray";
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-PATHPROF_OUT=$tmp/prof PATHPROF_TIMING=off "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
+PATHPROF_OUT=$tmp/prof PATHPROF_TIMING=${XTEST_TIMING:-off} "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ]; then
 	echo "FAIL: $prog $mode exited $rc"; cat "$tmp/err"; exit 1
