@@ -98,21 +98,26 @@ static PP_NOINLINE void lean_enter_rare(int32_t fid, uintptr_t slot, uint64_t ra
  * jumped. Apart from lean_enter_rare, so that it saves one register
  * where that one saves five (bench/tailinstr.sh: 49 instructions a call
  * inside it, 35 apart). */
-static PP_NOINLINE void lean_enter_target(int32_t fid, uintptr_t slot, uint64_t ra)
+static PP_NOINLINE void lean_enter_target(int32_t fid, uintptr_t slot)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate;
-	/* as lean_enter knows them: a stack slot and a return address */
-	if (!slot || !ra)
+	/* as lean_enter knows it: a stack slot */
+	if (!slot)
 		__builtin_unreachable();
 	if (PP_LIKELY(v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit))) {
 		const pp__frame_t *f = &PP__DS_FRAME(t, v)[-1];
 		if (f->sp == (slot | PP__TAIL_CHAIN) && f->tail == (uint64_t)fid) {
+			/* the return address read again here, not kept from
+			 * the entry: one register fewer, no register saved */
+			uint64_t ra = slot_word(slot);
+			if (!ra)
+				__builtin_unreachable();
 			pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
 			return;
 		}
 	}
-	lean_enter_rare(fid, slot, ra);
+	lean_enter_rare(fid, slot, slot_word(slot));
 }
 
 /* The gate at slot. A top frame not above it is dead (XRay's positions
@@ -137,7 +142,7 @@ static inline __attribute__((always_inline)) void lean_enter(int32_t fid, uintpt
 			      PP__DS_FRAME(t, v)[-1].sp > (slot | 3)))
 			pp__enter_at((uint64_t)fid, PP_FE_XRAY, slot, ra, 0);
 		else
-			lean_enter_target(fid, slot, ra);
+			lean_enter_target(fid, slot);
 		return;
 	}
 	if ((v < PP__LIMIT(t->elimit) || v < PP__LIMIT(t->tlimit)) &&
@@ -192,6 +197,21 @@ static PP_NOINLINE void close_chain(uintptr_t slot)
  * of whose frames is a leaf), as close_chain does after a leave (82
  * instructions a call as a leave and close_chain, 48 so). Out of line, so
  * that the usual exit keeps no register across its leave. */
+/* lean_return_chain's other ways, apart so that its own keeps no
+ * register across a call (3 instructions a chain's return): the top
+ * frame's leaf count missed its slot, or a leave of its own. */
+static PP_NOINLINE void chain_leaf_miss(uintptr_t slot)
+{
+	pp__tls_t *t = &pp__tls;
+	pp__leaf_miss(t, t->dstate - PP__FRAME_BYTES);
+	close_chain(slot);
+}
+static PP_NOINLINE void chain_leave(int32_t fid, uintptr_t slot)
+{
+	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
+	close_chain(slot);
+}
+
 static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
 {
 	pp__tls_t *t = &pp__tls;
@@ -200,11 +220,8 @@ static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
 		if (v & 1u) {
 			uint64_t h = t->hash;
 			pp__slot_t *s = pp__slot_at(t->table, t->smask, h);
-			if (PP_UNLIKELY(s->hash != h)) {
-				pp__leaf_miss(t, v);
-				close_chain(slot);
-				return;
-			}
+			if (PP_UNLIKELY(s->hash != h))
+				return chain_leaf_miss(slot);
 			s->path->count++;
 		}
 		uint32_t w = v;
@@ -214,8 +231,7 @@ static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
 		t->dstate = PP__DS_OFF(w);
 		return;
 	}
-	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
-	close_chain(slot);
+	chain_leave(fid, slot);
 }
 
 int pp__xray_armed_late;
@@ -255,15 +271,19 @@ static inline __attribute__((always_inline)) void lean_leave(int32_t fid, uintpt
 {
 	const pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
-	/* the top frame exists below either limit (the gate's own test) */
-	if (PP_LIKELY((v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit)) &&
-		      PP__DS_FRAME(t, v)->key == (uint64_t)fid)) {
-		if (tails && PP__DS_FRAME(t, v)[-1].sp <= (slot | 3))
-			return lean_return_chain(fid, slot);
-		pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
-	} else {
-		lean_leave_rare(fid, slot, tails);
+	/* the top frame exists below either limit (the gate's own test),
+	 * and the one below it or the sentinel. The mark first: the slot is
+	 * then no longer needed on the usual way (a register fewer). */
+	if (PP_LIKELY(v < PP__LIMIT(t->limit) || v < PP__LIMIT(t->tlimit))) {
+		const pp__frame_t *f = PP__DS_FRAME(t, v);
+		if (tails && PP_UNLIKELY(f[-1].sp <= (slot | 3))) {
+			if (f->key == (uint64_t)fid)
+				return lean_return_chain(fid, slot);
+		} else if (PP_LIKELY(f->key == (uint64_t)fid)) {
+			return pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
+		}
 	}
+	lean_leave_rare(fid, slot, tails);
 }
 
 /* A tail jump out of the top frame (fid's, at slot) to target

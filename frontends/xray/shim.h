@@ -152,8 +152,12 @@ static inline PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
  * map cost about 60 instructions a tail call (bench/tailinstr.sh, #30);
  * a hit costs 6, inline (a call would make the shims' tail paths keep
  * registers). Per thread, so it takes no lock and no atomic. */
-#define PP__XRAY_TCACHE 64
-#define PP__XRAY_TCACHE_AT(ip) ((uint32_t)((ip) ^ ((ip) >> 6)) % PP__XRAY_TCACHE)
+#define PP__XRAY_TCACHE_BITS 6
+#define PP__XRAY_TCACHE (1u << PP__XRAY_TCACHE_BITS)
+/* the top bits of a multiplicative hash of the address's low half: two
+ * instructions (a shift, an xor and a mask before: 2 a tail jump more,
+ * bench/tailinstr.sh); code spans far less than 4 GiB */
+#define PP__XRAY_TCACHE_AT(ip) (((uint32_t)(ip) * 0x9e3779b1u) >> (32 - PP__XRAY_TCACHE_BITS))
 typedef struct pp__xray_tcache {
 	uintptr_t ip;
 	int32_t fid;
