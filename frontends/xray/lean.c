@@ -21,6 +21,16 @@
 #include "shim.h"
 #include "xray_abi.h"
 
+/* The timed exit's pop at an exit sled, where the return registers are
+ * the only live vector registers: through a stub that keeps xmm0-1 alone
+ * (12 instructions fewer a timed exit than pp__pop_timed's stub) */
+#if PP__XRAY_GENERAL_REGS
+void pp__xray_v_ret_pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR;
+#define POP_AT_EXIT pp__xray_v_ret_pop_timed
+#else
+#define POP_AT_EXIT pp__pop_timed
+#endif
+
 /* 0: not set (the full shim); 1: a program without tail calls; 2: with */
 static int lean;
 /* pp__xray_generation this thread's frames have caught up with */
@@ -42,9 +52,9 @@ static inline __attribute__((always_inline)) pp__frame_t *kept_top(pp__tls_t *t)
 }
 
 /* Leave the top frame (its own key: a normal exit, timed if its event is) */
-static inline __attribute__((always_inline)) void leave_top(const pp__frame_t *f)
+static inline __attribute__((always_inline)) void leave_top(const pp__frame_t *f, pp__pop_timed_fn pop)
 {
-	pp__leave_at(f->key, PP_FE_XRAY, pp__pop_timed, 0);
+	pp__leave_at(f->key, PP_FE_XRAY, pop, 0);
 }
 
 /* First entry since a disarm (as the full shim's catch_up): the runtime's
@@ -83,7 +93,7 @@ static PP_NOINLINE void lean_enter_rare(int32_t fid, uintptr_t slot, uint64_t ra
 		if (pp__tail_continues(f, slot, ra, (uint64_t)fid))
 			break;
 		uint32_t d = PP__DS_DEPTH(t->dstate);
-		leave_top(f);
+		leave_top(f, pp__pop_timed);
 		if (PP__DS_DEPTH(t->dstate) >= d)
 			break;
 	}
@@ -164,7 +174,7 @@ static inline __attribute__((always_inline)) int left_at(const pp__frame_t *f, u
  * a leaf (each has had a child), so untimed their leaves only restore the
  * running hash: all of them at once, from the lowest (20 instructions a
  * frame fewer than a leave each, bench/tailinstr.sh). */
-static PP_NOINLINE void close_chain(uintptr_t slot)
+static PP_NOINLINE void close_chain(uintptr_t slot, pp__pop_timed_fn pop)
 {
 	pp__tls_t *t = &pp__tls;
 	if (!kept_top(t))
@@ -184,10 +194,26 @@ static PP_NOINLINE void close_chain(uintptr_t slot)
 		const pp__frame_t *f = &PP__DS_FRAME(t, v)[-1];
 		if (!left_at(f, slot))
 			return;
-		leave_top(f);
+		leave_top(f, pop);
 		if (t->dstate >= v)
 			return; /* not left (a rare state took it) */
 	}
+}
+
+/* lean_return_chain's other ways, apart so that its own keeps no
+ * register across a call (3 instructions a chain's return): the top
+ * frame's leaf count missed its slot, or a leave of its own. */
+static PP_NOINLINE void chain_leaf_miss(int32_t fid, uintptr_t slot, pp__pop_timed_fn pop)
+{
+	pp__tls_t *t = &pp__tls;
+	(void)fid; /* the caller's arguments where they are */
+	pp__leaf_miss(t, t->dstate - PP__FRAME_BYTES);
+	close_chain(slot, pop);
+}
+static PP_NOINLINE void chain_leave(int32_t fid, uintptr_t slot, pp__pop_timed_fn pop)
+{
+	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pop, 0);
+	close_chain(slot, pop);
 }
 
 /* The exit of the frame on top, with frames a tail jump left below it at
@@ -197,22 +223,7 @@ static PP_NOINLINE void close_chain(uintptr_t slot)
  * of whose frames is a leaf), as close_chain does after a leave (82
  * instructions a call as a leave and close_chain, 48 so). Out of line, so
  * that the usual exit keeps no register across its leave. */
-/* lean_return_chain's other ways, apart so that its own keeps no
- * register across a call (3 instructions a chain's return): the top
- * frame's leaf count missed its slot, or a leave of its own. */
-static PP_NOINLINE void chain_leaf_miss(uintptr_t slot)
-{
-	pp__tls_t *t = &pp__tls;
-	pp__leaf_miss(t, t->dstate - PP__FRAME_BYTES);
-	close_chain(slot);
-}
-static PP_NOINLINE void chain_leave(int32_t fid, uintptr_t slot)
-{
-	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
-	close_chain(slot);
-}
-
-static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
+static inline __attribute__((always_inline)) void return_chain(int32_t fid, uintptr_t slot, pp__pop_timed_fn pop)
 {
 	pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
@@ -221,7 +232,7 @@ static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
 			uint64_t h = t->hash;
 			pp__slot_t *s = pp__slot_at(t->table, t->smask, h);
 			if (PP_UNLIKELY(s->hash != h))
-				return chain_leaf_miss(slot);
+				return chain_leaf_miss(fid, slot, pop);
 			s->path->count++;
 		}
 		uint32_t w = v;
@@ -231,7 +242,17 @@ static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
 		t->dstate = PP__DS_OFF(w);
 		return;
 	}
-	chain_leave(fid, slot);
+	chain_leave(fid, slot, pop);
+}
+/* pop a constant in each (an argument would take a register the usual
+ * way needs: 2 instructions a chain's return) */
+static PP_NOINLINE void lean_return_chain(int32_t fid, uintptr_t slot)
+{
+	return_chain(fid, slot, pp__pop_timed);
+}
+static PP_NOINLINE void lean_return_chain_at_exit(int32_t fid, uintptr_t slot)
+{
+	return_chain(fid, slot, POP_AT_EXIT);
 }
 
 int pp__xray_armed_late;
@@ -254,20 +275,22 @@ static PP_NOINLINE void lean_leave_rare(int32_t fid, uintptr_t slot, int tails)
 			d--;
 		if (!d && __atomic_load_n(&pp__xray_armed_late, __ATOMIC_RELAXED)) {
 			if (tails)
-				close_chain(slot);
+				close_chain(slot, pp__pop_timed);
 			return;
 		}
 	}
 	pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 1);
 	if (tails)
-		close_chain(slot);
+		close_chain(slot, pp__pop_timed);
 }
 
 /* The exit: the key check here, so that a mismatch can be looked at
  * before the gate would count it (the gate then checks nothing more); with
  * tail calls, the frame below tested for a tail jump's mark at this slot
- * (a load and a compare, the slot's computation three more). */
-static inline __attribute__((always_inline)) void lean_leave(int32_t fid, uintptr_t slot, int tails)
+ * (a load and a compare, the slot's computation three more). pop: the
+ * timed exit's (POP_AT_EXIT at an exit sled). */
+static inline __attribute__((always_inline)) void lean_leave(int32_t fid, uintptr_t slot, int tails,
+							     pp__pop_timed_fn pop)
 {
 	const pp__tls_t *t = &pp__tls;
 	uint32_t v = t->dstate - PP__FRAME_BYTES;
@@ -278,9 +301,10 @@ static inline __attribute__((always_inline)) void lean_leave(int32_t fid, uintpt
 		const pp__frame_t *f = PP__DS_FRAME(t, v);
 		if (tails && PP_UNLIKELY(f[-1].sp <= (slot | 3))) {
 			if (f->key == (uint64_t)fid)
-				return lean_return_chain(fid, slot);
+				return pop == POP_AT_EXIT ? lean_return_chain_at_exit(fid, slot)
+							  : lean_return_chain(fid, slot);
 		} else if (PP_LIKELY(f->key == (uint64_t)fid)) {
-			return pp__leave_at((uint64_t)fid, PP_FE_XRAY, pp__pop_timed, 0);
+			return pp__leave_at((uint64_t)fid, PP_FE_XRAY, pop, 0);
 		}
 	}
 	lean_leave_rare(fid, slot, tails);
@@ -341,7 +365,7 @@ static PP_NOINLINE void lean_tail_rare(int32_t fid, uintptr_t slot)
 		if (d) {
 			while (PP__DS_DEPTH(t->dstate) > d) {
 				uint32_t n = PP__DS_DEPTH(t->dstate);
-				leave_top(kept_top(t));
+				leave_top(kept_top(t), pp__pop_timed);
 				if (PP__DS_DEPTH(t->dstate) >= n)
 					return;
 			}
@@ -372,9 +396,10 @@ static inline __attribute__((always_inline)) int lean_top_is(int32_t fid, uintpt
 	return d && t->stack[d - 1].key == (uint64_t)fid && t->stack[d - 1].sp == slot;
 }
 
-/* One event. The sled's slot is given by pathprof's trampolines (the typed
- * handlers below), else found from the handler's frame (fp). */
-static inline __attribute__((always_inline)) void lean_event(int32_t fid, int type, uintptr_t fp,
+/* One event, of type at a sled of that kind (a tail sled's is an exit's
+ * without tail calls). The sled's slot is given by pathprof's trampolines
+ * (the typed handlers below), else found from the handler's frame (fp). */
+static inline __attribute__((always_inline)) void lean_event(int32_t fid, int type, int sled, uintptr_t fp,
 							    uintptr_t given, int check, int catching_up,
 							    int tails)
 {
@@ -394,7 +419,8 @@ static inline __attribute__((always_inline)) void lean_event(int32_t fid, int ty
 		 * as an exit (whose slot only the stopping test needs) */
 		if (check && stopped(fid) && !lean_top_is(fid, SLOT(type)))
 			return; /* its entry opened no frame */
-		lean_leave(fid, tails ? SLOT(PP_XRAY_EXIT) : 0, tails);
+		lean_leave(fid, tails ? SLOT(PP_XRAY_EXIT) : 0, tails,
+			   sled == PP_XRAY_EXIT ? POP_AT_EXIT : pp__pop_timed);
 	} else if (type == PP_XRAY_TAIL) {
 		uintptr_t slot = SLOT(PP_XRAY_TAIL);
 		if (check && stopped(fid) && !lean_top_is(fid, slot))
@@ -407,7 +433,7 @@ static inline __attribute__((always_inline)) void lean_event(int32_t fid, int ty
 static inline __attribute__((always_inline)) void lean_dispatch(int32_t fid, int type, uintptr_t fp, int check,
 							       int catching_up, int tails)
 {
-	lean_event(fid, type, fp, 0, check, catching_up, tails);
+	lean_event(fid, type, type, fp, 0, check, catching_up, tails);
 }
 
 /* lean_ABC: A stopping, B catching up, C with tail calls */
@@ -418,18 +444,18 @@ PP__XRAY_VARIANTS(lean, lean_dispatch)
  * each given the slot: no test of the kind, no load of the calibrated
  * offset (bench/tailinstr.sh: 166.3 -> 154.8 instructions a gate with tail
  * calls, 113.7 -> 106.7 without). */
-#define LEAN_KIND(abc, k, kind, a, b, c)                                           \
+#define LEAN_KIND(abc, k, kind, sled, a, b, c)                                     \
 	static PP_NOINLINE void lean_##abc##_##k(int32_t fid, int type, uintptr_t slot) \
 	{                                                                          \
 		(void)type;                                                        \
 		if (!slot)                                                         \
 			__builtin_unreachable();                                   \
-		lean_event(fid, kind, 0, slot, a, b, c);                           \
+		lean_event(fid, kind, sled, 0, slot, a, b, c);                     \
 	}
 #define LEAN_KINDS(abc, a, b, c)                                   \
-	LEAN_KIND(abc, e, PP_XRAY_ENTRY, a, b, c)                  \
-	LEAN_KIND(abc, x, PP_XRAY_EXIT, a, b, c)                   \
-	LEAN_KIND(abc, t, c ? PP_XRAY_TAIL : PP_XRAY_EXIT, a, b, c)
+	LEAN_KIND(abc, e, PP_XRAY_ENTRY, PP_XRAY_ENTRY, a, b, c)   \
+	LEAN_KIND(abc, x, PP_XRAY_EXIT, PP_XRAY_EXIT, a, b, c)     \
+	LEAN_KIND(abc, t, c ? PP_XRAY_TAIL : PP_XRAY_EXIT, PP_XRAY_TAIL, a, b, c)
 LEAN_KINDS(000, 0, 0, 0)
 LEAN_KINDS(001, 0, 0, 1)
 LEAN_KINDS(010, 0, 1, 0)

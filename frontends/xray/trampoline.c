@@ -125,6 +125,17 @@ int pp__xray_use_handler(pp__xray_handler_t h)
 	"	movups 0x60(%rsp), %xmm6\n	movups 0x70(%rsp), %xmm7\n"        \
 	"	add $0x88, %rsp\n	ret\n"                                        \
 	".size " name ", .-" name "\n"
+/* pp__pop_timed at an exit sled, where xmm0-1 alone are live (lean.c) */
+#define KEEPING_RETURN(name, target)                                           \
+	".globl " name "\n.hidden " name "\n"                                   \
+	".p2align 4\n"                                                         \
+	".type " name ", @function\n" name ":\n"                              \
+	"	sub $0x28, %rsp\n"                                               \
+	"	movups %xmm0, 0x00(%rsp)\n	movups %xmm1, 0x10(%rsp)\n"        \
+	"	call " target "\n"                                               \
+	"	movups 0x00(%rsp), %xmm0\n	movups 0x10(%rsp), %xmm1\n"        \
+	"	add $0x28, %rsp\n	ret\n"                                        \
+	".size " name ", .-" name "\n"
 /* lean.c's calls out of itself (vector_safe.h) */
 #define STUB(real, suffix)                                                     \
 	".globl pp__xray_v_" #suffix "\n.hidden pp__xray_v_" #suffix "\n"       \
@@ -153,6 +164,7 @@ __asm__(".text\n"
 	KEEPING_VECTORS("pp__xray_keeping_exit", "	mov $1, %esi\n", "*pp__xray_keep_handler+8(%rip)")
 	KEEPING_VECTORS("pp__xray_keeping_tail", "	mov $2, %esi\n", "*pp__xray_keep_handler+16(%rip)")
 	PP__XRAY_VECTOR_SAFE_CALLS(STUB)
+	KEEPING_RETURN("pp__xray_v_ret_pop_timed", "pp__pop_timed@PLT")
 	".previous\n");
 #undef STUB
 
