@@ -14,7 +14,8 @@
  * their own), without them 183.7 -> 139.7 (246.4 -> 206.4); behind
  * pathprof's trampolines (trampoline.c) 154.8 and 106.7. Compiled without
  * vector registers, its calls out going through stubs that keep them
- * (vector_safe.h), so that the trampolines need not. */
+ * (vector_safe.h), so that the trampolines need not: 122.6 and 84.7
+ * (timed 223.0 and 159.5). */
 #define PP__XRAY_LEAN_C
 #include "vector_safe.h"
 #include <pathprof/gate.h>
@@ -443,7 +444,9 @@ PP__XRAY_VARIANTS(lean, lean_dispatch)
  * e entry, x exit, t tail; a tail sled is an exit without tail calls),
  * each given the slot: no test of the kind, no load of the calibrated
  * offset (bench/tailinstr.sh: 166.3 -> 154.8 instructions a gate with tail
- * calls, 113.7 -> 106.7 without). */
+ * calls, 113.7 -> 106.7 without), and the sled's own kind, so that an exit
+ * sled's timed pop keeps only the return registers (POP_AT_EXIT). The
+ * trampolines leave type unset. */
 #define LEAN_KIND(abc, k, kind, sled, a, b, c)                                     \
 	static PP_NOINLINE void lean_##abc##_##k(int32_t fid, int type, uintptr_t slot) \
 	{                                                                          \
