@@ -5,7 +5,9 @@
 # counts (entries below parse); xray once more built as
 # `pathprof-cc --xray-no-tail-calls` builds it (-fno-optimize-sibling-calls),
 # against the same plain build. Deterministic. Prints a markdown table.
-# usage: bench/tailinstr.sh BUILD_DIR
+# Another program the same way: SOURCE, the function FUNCTION counted
+# inside, its argument ARG (bench/siblings.c loop 100000: sibling leaves).
+# usage: bench/tailinstr.sh BUILD_DIR [SOURCE FUNCTION ARG]
 set -eu
 build=$(cd "$1" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,23 +15,25 @@ command -v valgrind >/dev/null || { echo "tailinstr.sh: valgrind not installed" 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$root/tests/common/fe_build.sh"
-n=2000
-clang -O2 -g "$root/bench/tailparse.c" -o "$tmp/plain"
+src=$(cd "$(dirname "${2:-$root/bench/tailparse.c}")" && pwd)/$(basename "${2:-tailparse.c}")
+fn=${3:-parse} n=${4:-2000}
+clang -O2 -g "$src" -o "$tmp/plain"
 for fe in cyg xray; do
-	fe_build clang "$fe" -O2 "$root/bench/tailparse.c" "$tmp/$fe"
+	fe_build clang "$fe" -O2 "$src" "$tmp/$fe"
 done
-fe_build clang xray "-O2 -fno-optimize-sibling-calls" "$root/bench/tailparse.c" "$tmp/xray-no-tail-calls"
+fe_build clang xray "-O2 -fno-optimize-sibling-calls" "$src" "$tmp/xray-no-tail-calls"
 ir() { # EXE TIMING
 	PATHPROF_XRAY=all PATHPROF_OUT=/dev/null PATHPROF_TIMING=$2 valgrind --tool=callgrind \
-		--toggle-collect=parse --callgrind-out-file="$tmp/cg" "$1" "$n" >/dev/null 2>"$tmp/err" ||
+		--toggle-collect="$fn" --callgrind-out-file="$tmp/cg" "$1" "$n" >/dev/null 2>"$tmp/err" ||
 		{ cat "$tmp/err" >&2; exit 1; }
 	sed -n 's/^summary: //p' "$tmp/cg"
 }
 PATHPROF_TIMING=on PATHPROF_OUT="$tmp/p.pathprof" "$tmp/cyg" "$n" >/dev/null
-gates=$("$build/tools/pathprof" report --format json --top 0 "$tmp/p.pathprof" | python3 -c '
-import json, sys
+gates=$("$build/tools/pathprof" report --format json --top 0 "$tmp/p.pathprof" | FN=$fn python3 -c '
+import json, os, sys
 d = json.load(sys.stdin)
-print(sum(x["calls"] for x in d["nodes"] if "parse" in x["path"]))')
+fn = os.environ["FN"]
+print(sum(x["calls"] for x in d["nodes"] if fn in x["path"]))')
 base_off=$(ir "$tmp/plain" off) base_on=$(ir "$tmp/plain" on)
 echo "| injector | count-only instr/gate | timed instr/gate |"
 echo "|---|---|---|"
@@ -38,4 +42,4 @@ for fe in cyg xray xray-no-tail-calls; do
 	awk -v fe="$fe" -v b0="$base_off" -v b1="$base_on" -v f="$off" -v o="$on" -v g="$gates" \
 		'BEGIN { printf "| %s | %.1f | %.1f |\n", fe, (f - b0) / g, (o - b1) / g }'
 done
-echo "($gates gates in $n parses)"
+echo "($gates gates below $fn, $(basename "$src") $n)"

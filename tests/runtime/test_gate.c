@@ -275,7 +275,7 @@ static void mode_home(void)
 	 * (their hashes 0 for a moment, pp__gate_in_slow up) still finds its
 	 * node, through the list: g0's, its slot hidden as a trade hides it.
 	 * It was dropped and counted as drops_signal (CI, XRay, whose sibling
-	 * ids share a home at every table size). */
+	 * ids shared a home at every table size until the home moved to bit 28). */
 	pp__path_t *g0 = s->head;
 	CHECK(g0 && g0->depth == 1);
 	pp__slot_t *g0_slot = pp__slot_at(t->table, t->smask, g0->hash);
@@ -291,7 +291,7 @@ static void mode_home(void)
 	t->hash = saved_hash;
 	static pp__slot_t big[8192], small[16];
 	static pp__path_t a, b, c;
-	uint64_t ha = (5ull << 32) | 1, hb = (5ull << 32) | 2, hc = (6ull << 32) | 3;
+	uint64_t ha = (5ull << 28) | 1, hb = (5ull << 28) | 2, hc = (6ull << 28) | 3; /* homes: bits 28 and up */
 	big[5] = (pp__slot_t){ hb, &b }; /* b at home */
 	big[6] = (pp__slot_t){ ha, &a }; /* a past it */
 	big[7] = (pp__slot_t){ hc, &c }; /* c, home 6, past it too */
@@ -313,7 +313,7 @@ static void mode_home(void)
 	CHECK(pp__node_get(t, 0, NULL) == &c);
 
 	/* 16 slots: a's home is 5 there and 21 in a table of 32, b's 5 in both */
-	uint64_t ha2 = (21ull << 32) | 1;
+	uint64_t ha2 = (21ull << 28) | 1;
 	small[5] = (pp__slot_t){ hb, &b };
 	small[6] = (pp__slot_t){ ha2, &a };
 	s->table = t->table = small;

@@ -138,12 +138,13 @@ typedef struct pp__slot {
  * The entry compares with elimit instead, which is limit but for a root
  * selection, when only entries must go out of line. */
 /* The ABI of what the inline gate compiles into a program: this thread
- * state's layout, pp__mix, the frame and slot shapes, the arguments of the
+ * state's layout, pp__mix, the frame and slot shapes, the slot a hash
+ * starts at (pp__slot_at: 8 since its bits moved), the arguments of the
  * slow paths it calls. Bump PP_ABI whenever
  * one of them changes. The thread state's symbol carries it, so an object
  * compiled against another version's headers fails to link ("undefined
  * reference to pp__tls_abi3") instead of running silently wrong (#27). */
-#define PP_ABI 7
+#define PP_ABI 8
 #define PP__ABI_SYM2(v) pp__tls_abi##v
 #define PP__ABI_SYM(v) PP__ABI_SYM2(v)
 #define pp__tls PP__ABI_SYM(PP_ABI)
@@ -240,19 +241,25 @@ struct pp__slab {
 };
 /* The path table slot a running hash starts probing at. The mix only
  * carries bits upward, so the low bits of the hash barely change with keys
- * that are aligned addresses (cyg, raii): index by bits 32 and up, which
- * every key bit below them reaches (tables hold at most 2^27 slots). */
+ * that are aligned addresses (cyg, raii): index by bits 28 and up, which
+ * every key bit below them reaches (tables hold at most 2^27 slots). Not 32:
+ * two keys one apart (XRay's ids 4 and 5 as siblings) give hashes that
+ * differ by the multiplier alone, below 2^31, which bits 32 and up hardly
+ * see: such siblings shared a home at every table size, and half their
+ * leaves' counts went the slow way (8 sibling leaves under one parent: 142
+ * instructions a gate, 86 from bit 28, where the multiplier's top nibble
+ * parts them; bench/README.md). */
 PP_INLINE uint64_t pp__slot_index(uint64_t h, uint64_t mask)
 {
-	return (h >> 32) & mask;
+	return (h >> 28) & mask;
 }
 
-/* The same slot's address from a mask in bytes (pp__tls_t's smask): bits 32
+/* The same slot's address from a mask in bytes (pp__tls_t's smask): bits 28
  * and up of the hash, already times the slot's 16 bytes, so a shift, a mask
  * and an add (the gate's leaf exit saves the scaling shift). */
 PP_INLINE pp__slot_t *pp__slot_at(pp__slot_t *table, uint64_t smask, uint64_t h)
 {
-	return (pp__slot_t *)(void *)((char *)table + ((h >> 28) & smask));
+	return (pp__slot_t *)(void *)((char *)table + ((h >> 24) & smask));
 }
 
 /* Plain timestamp counter read, no fence: ordering against neighbouring loads
