@@ -108,8 +108,8 @@ int pp__xray_use_handler(pp__xray_handler_t h)
 	".size " name ", .-" name "\n"
 /* A function that runs before, then calls target (an operand of call)
  * with the argument and return registers as it found them and keeps
- * xmm0-7 around the call (called at 16n: the call below is made at 16n
- * too) */
+ * xmm0-7 around the call (entered at 16n+8, as any function: the call
+ * below is made at 16n) */
 #define KEEPING_VECTORS(name, before, target)                                  \
 	".p2align 4\n"                                                         \
 	".type " name ", @function\n" name ":\n" before                       \
