@@ -7,11 +7,15 @@
  * itself, compiled normally, are reached through stubs that keep xmm0-7
  * around the call: the names below, defined in trampoline.c
  * (PP__XRAY_VECTOR_SAFE_CALLS). Only slow paths and the timed exit call
- * out. tests/frontends/xray/lean_calls.sh fails on a call out of lean.c
- * that is not one of these, and on any vector register in it.
- * lean.c defines PP__XRAY_LEAN_C and includes this before every other
- * header, so its declarations and calls take the stubs' names. Sanitizer builds (which call their run time from
- * every function) keep the registers in the trampolines instead. */
+ * out; at an exit sled the timed pop goes through one more stub,
+ * pp__xray_v_ret_pop_timed, which keeps xmm0-1 alone (declared in lean.c,
+ * after the thread state's type). tests/frontends/xray/lean_calls.sh
+ * fails on a call out of lean.c that is not a stub, and on any vector
+ * register in it. lean.c defines PP__XRAY_LEAN_C and includes this before
+ * every other header, so its declarations and calls take the stubs'
+ * names. Sanitizer builds (which call their run time from every function)
+ * reach the lean handler through an adapter that keeps xmm0-7 instead
+ * (trampoline.c). */
 #ifndef PP_XRAY_VECTOR_SAFE_H
 #define PP_XRAY_VECTOR_SAFE_H
 
