@@ -33,6 +33,11 @@ static inline int stopped(uint64_t key)
 	}
 }
 
+int pp__throttle_stopped(uint64_t key)
+{
+	return stopped(key);
+}
+
 /* A timed event's entry once a key is stopped: the stopped key pushes no
  * frame; the others are pushed as the inline gate would, when it would.
  *

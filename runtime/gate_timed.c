@@ -18,9 +18,21 @@
 #define PP__TIMED_EVENT_END(t) (t->timing_now = 0, pp__set_limits(t))
 #include "gate_timed.h"
 #include "gate_window.h"
+#include "throttle.h"
 
 void pp__event_timing(pp__tls_t *t, pp__frame_t *f)
 {
+	/* A stopped key starts no event. Between events a thread's entries
+	 * are inline and test no stopped set (only a timed event's go out of
+	 * line once a budget stopped a key), so the frame is pushed and
+	 * counted: take both back, as its exit, out of line, will find no
+	 * frame of its own and return. */
+	if (PP_UNLIKELY(__atomic_load_n(&pp__throttle_n, __ATOMIC_RELAXED)) && pp__throttle_stopped(f->key)) {
+		t->hash = f->hash_before;
+		t->dstate = (uint32_t)((char *)f - (char *)t->stack);
+		t->slab->events--;
+		return;
+	}
 	if (t->trace || !pp__decide_timing(t))
 		return; /* a recorded thread decides in pp__traced_enter */
 	t->timing_now = 1;

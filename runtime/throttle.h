@@ -46,6 +46,8 @@ int pp__throttle_thread_lags(struct pp__slab_priv *s);
 /* Stop key's gates (gate_budget.c): the gates of the injectors that test
  * the set return at once from then on. The throttling thread only. */
 void pp__throttle_stop_key(uint64_t key);
+/* Is key stopped (in the gates' set)? Any thread. */
+int pp__throttle_stopped(uint64_t key);
 /* The throttled functions so far, in order; safe in a crash's copy. */
 uint32_t pp__throttle_list(const pp__throttle_entry_t **out);
 /* The thread's CPU time so far, ns (pathprof's, not the program's). */

@@ -4,7 +4,8 @@
  * stopped it and many throttling rounds have passed, and lets the waiting
  * call leave. That call was entered before the stop: it must leave as
  * usual, its whole wait in the profile and no exit unmatched
- * (tests/report/openstop.sh). Built plain, through an injector, or with
+ * (tests/report/openstop.sh). The thread then calls tick as an event of its
+ * own: stopped, it must not count. Built plain, through an injector, or with
  * PATHPROF_RAII for raii gates (bench/workload.h).
  * usage: openstop [MS]   (the main thread's calls last at least MS, 200) */
 #include <pthread.h>
@@ -33,6 +34,10 @@ NOT_GATED static void *long_tick(void *arg)
 {
 	(void)arg;
 	tick(1);
+	/* tick is stopped: these calls start no event of their own, though
+	 * the thread is between events, where a gate's entry is inline */
+	for (int i = 0; i < 1000; i++)
+		tick(0);
 	return NULL;
 }
 
