@@ -41,7 +41,10 @@ static inline __attribute__((always_inline)) void event_timing(pp__tls_t *t, pp_
  * with the lookup inline, whose call made the decision save three). */
 static PP_NOINLINE __attribute__((flatten)) void event_timing_budget(pp__tls_t *t, pp__frame_t *f)
 {
-	if (pp__throttle_stopped(f->key)) {
+	/* XRay stops a key by unpatching it, and its shim keeps the frames
+	 * it pushed: a key of its own in the set (its unpatching refused)
+	 * stays gated there, as its inline gate does not test the set */
+	if (PP__THROTTLES(__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED)) && pp__throttle_stopped(f->key)) {
 		t->hash = f->hash_before;
 		t->dstate = (uint32_t)((char *)f - (char *)t->stack);
 		t->slab->events--;
