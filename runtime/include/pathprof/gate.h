@@ -32,7 +32,9 @@ PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_NOINSTR;
  * node, out of line. */
 PP_EXPORT void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR PP_NOPLT;
 /* An event's first gate when timing is not off: the sampling decision, and
- * for a timed event its root's timestamp and the switch to the slow path. */
+ * for a timed event its root's timestamp and the switch to the slow path.
+ * Once a budget stopped a key, a stopped key's frame, pushed inline between
+ * events, is taken back there and starts no event (runtime/gate_timed.c). */
 PP_EXPORT void pp__event_timing(pp__tls_t *t, pp__frame_t *f) PP_COLD;
 /* Resync (docs/internals/control-flow.md). Entering: the top frame lies at or below
  * the new gate's host, so it may be dead (longjmp, an exception that ran no
