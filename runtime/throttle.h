@@ -1,5 +1,5 @@
-/* Throttling under a budget (throttle.c): what start-up, the host, the dump
- * and the XRay front-end ask of it. The gate's side (the set it reads) is
+/* Throttling under a budget (throttle.c): what start-up, the host, the dump,
+ * the XRay front-end and an event's timing decision ask of it. The gate's side (the set it reads) is
  * in pathprof/gate.h. */
 #ifndef PP_THROTTLE_H
 #define PP_THROTTLE_H
