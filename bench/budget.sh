@@ -6,7 +6,8 @@
 # worth its gate). Each build through xray (clang), cyg and raii (gcc); raii
 # also rebuilt without the gates `pathprof select --budget 5%` drops. The
 # program's own time (it prints it) and the process's wall time, medians of
-# interleaved runs, as ratios to the plain build of the same compiler.
+# interleaved runs, as ratios to the plain build of the same compiler, and
+# the median of each round's own ratio.
 # usage: bench/budget.sh BUILD_DIR [RUNS] [BATCHES]   (default 7, 300)
 set -eu
 build=$(cd "$1" && pwd)
@@ -47,15 +48,22 @@ print(sys.argv[1], out.split()[0], time.perf_counter_ns() - t)
 PY
 }
 : >"$tmp/rows"
+# Each round runs the short builds next to their plain one and the slow
+# "-all" runs last: this VM's speed drifts in bursts of seconds (a plain
+# build at 133 ms, then 205 ms a minute later), and a ratio is best taken
+# between runs a fraction of a second apart. The table's second ratio is
+# the median over the rounds of each round's own ratio.
 i=0
 while [ "$i" -lt "$runs" ]; do
-	row plain-clang "$tmp/plain-clang" "$batches"
 	row plain-gcc "$tmp/plain-gcc" "$batches"
+	PATHPROF_BUDGET=5% row raii-budget "$tmp/raii" "$batches"
+	PATHPROF_BUDGET=5% row cyg-budget "$tmp/cyg" "$batches"
+	row raii-selected "$tmp/raii-selected" "$batches"
+	row plain-clang "$tmp/plain-clang" "$batches"
+	PATHPROF_BUDGET=5% row xray-budget "$tmp/xray" "$batches"
 	for b in xray cyg raii; do
 		row "$b-all" "$tmp/$b" "$batches"
-		PATHPROF_BUDGET=5% row "$b-budget" "$tmp/$b" "$batches"
 	done
-	row raii-selected "$tmp/raii-selected" "$batches"
 	i=$((i + 1))
 done
 python3 - "$tmp/rows" <<'PY'
@@ -65,12 +73,13 @@ for line in open(sys.argv[1]):
     k, a, b = line.split()
     rows.setdefault(k, []).append((float(a), float(b)))
 med = lambda k, j: statistics.median(v[j] for v in rows[k])
-print("| build | program's time, ms | ratio | process wall, ms | ratio |")
-print("|---|---|---|---|---|")
+print("| build | program's time, ms | ratio | ratio within a round | process wall, ms | ratio |")
+print("|---|---|---|---|---|---|")
 for k in ["plain-clang", "xray-all", "xray-budget", "plain-gcc", "cyg-all", "cyg-budget",
           "raii-all", "raii-budget", "raii-selected"]:
     base = "plain-clang" if k.startswith(("xray", "plain-clang")) else "plain-gcc"
-    print("| %s | %.2f | %.2f | %.2f | %.2f |" % (k, med(k, 0) / 1e6, med(k, 0) / med(base, 0),
-                                                  med(k, 1) / 1e6, med(k, 1) / med(base, 1)))
+    paired = statistics.median(a[0] / b[0] for a, b in zip(rows[k], rows[base]))
+    print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (k, med(k, 0) / 1e6, med(k, 0) / med(base, 0), paired,
+                                                       med(k, 1) / 1e6, med(k, 1) / med(base, 1)))
 print("(%d interleaved runs each)" % len(rows["plain-gcc"]))
 PY
