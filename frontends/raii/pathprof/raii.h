@@ -34,8 +34,9 @@ PP_EXTERN_C_BEGIN
  * function's own section ("o"), so it goes where the function goes when
  * the linker drops a duplicate or an unused function. A skipped gate's
  * variable is null, and its leave returns at once: a test and a branch on
- * every leave (GCC: three instructions a gate in all; Clang, which keeps
- * the variable in a saved register of its own, six). PP_RAII_NO_PATCH leaves all this out.
+ * every leave (GCC: four instructions a gate in all, with the jump that
+ * keeps a stopped leave falling through, below; Clang, which keeps the
+ * variable in a saved register of its own, seven). PP_RAII_NO_PATCH leaves all this out.
  * Not in C++ built for a shared library (-fPIC without -fPIE): a gate in
  * an inline function or a template has a site the dynamic linker may
  * replace with another module's copy, whose address the assembler cannot
