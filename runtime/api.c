@@ -5,6 +5,7 @@
 #include <pathprof/live.h>
 #include <pathprof/pathprof.h>
 #include <pathprof/trace.h>
+#include "gate_timed.h"
 #include "gate_window.h"
 #include "runtime.h"
 #include "select.h"
@@ -37,6 +38,13 @@ int pp_set_timing(enum pp_timing mode, unsigned sample_n)
 	int rc = pp__set_timing(mode, sample_n);
 	if (rc == 0)
 		pp__burst_start(); /* the pacer, when the mode is burst */
+	/* The calling thread between events follows the new mode at once;
+	 * another that times every event, at its next root's exit (its event
+	 * open then, or the next it starts, stays timed: gate_timed.h). */
+	pp__tls_t *t = &pp__tls;
+	if (rc == 0 && pp__gate_live(t) && !PP__DS_DEPTH(t->dstate) && t->wend == PP__ENDLESS &&
+	    pp__timing_ends(t))
+		pp__timed_event_end(t);
 	return rc;
 }
 

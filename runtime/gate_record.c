@@ -7,6 +7,7 @@
 
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#include "gate_timed.h"
 #include "recorder.h"
 
 void pp__gate_enter_at(pp__tls_t *t, uint64_t key, uint32_t timed, uint64_t at)
@@ -37,7 +38,13 @@ void pp__gate_root(pp__tls_t *t)
 	t->dstate = 0;
 	t->excess = 0;
 	t->excess_sp = 0;
-	t->timing_now = 0;
+	/* timing every event, the next is timed as well: the endless window
+	 * goes on (gate_timed.h) */
+	if (t->wend != PP__ENDLESS || pp__timing_ends(t)) {
+		t->timing_now = 0;
+		if (t->wend == PP__ENDLESS)
+			t->wend = PP__NO_WINDOW;
+	}
 	pp__set_limits(t);
 }
 

@@ -47,10 +47,10 @@ void pp__push_timed(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra
 		timed = 0;
 	}
 	uint64_t hb = t->hash;
-	if (hb == PP__SEED && !given && t->timing_now && t->wend == PP__NO_WINDOW) {
-		/* a stale decision: a signal handler's event inside a timed one */
-		t->timing_now = 0;
-		pp__set_limits(t);
+	if (hb == PP__SEED && !given && t->timing_now && pp__timing_ends(t)) {
+		/* a stale decision: a signal handler's event inside a timed one,
+		 * or an endless window whose mode was switched off */
+		pp__timed_event_end(t);
 	}
 	pp__frame_t *f = pp__push_frame(t, t->dstate, key, fe, sp, ra, !given);
 	if (given && hb == PP__SEED) {
@@ -76,10 +76,8 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 		__asm__ volatile("" ::: "memory");
 		t->hash = f->hash_before;
 		pp__slab_of(t)->unmatched++;
-		if (f->hash_before == PP__SEED && t->timing_now && t->wend == PP__NO_WINDOW) {
-			t->timing_now = 0; /* the timed event's root is gone */
-			pp__set_limits(t);
-		}
+		if (f->hash_before == PP__SEED && t->timing_now && pp__timing_ends(t))
+			pp__timed_event_end(t); /* the timed event's root is gone */
 	}
 }
 

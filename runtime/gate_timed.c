@@ -15,7 +15,7 @@
 
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
-#define PP__TIMED_EVENT_END(t) (t->timing_now = 0, pp__set_limits(t))
+#define PP__TIMED_EVENT_END(t) (t->timing_now = 0, t->wend = PP__NO_WINDOW, pp__set_limits(t))
 #include "gate_timed.h"
 #include "gate_window.h"
 #include "throttle.h"
@@ -25,6 +25,11 @@ static inline __attribute__((always_inline)) void event_timing(pp__tls_t *t, pp_
 {
 	if (t->trace || !pp__decide_timing(t))
 		return; /* a recorded thread decides in pp__traced_enter */
+	/* Timing every event: it goes on into the next (PP__ENDLESS), unless
+	 * this is a signal handler's event above frames it interrupted, which
+	 * may be those of an event that was not timed. */
+	if (pp__mode.timing == PP_TIMING_ON && t->wend == PP__NO_WINDOW && f == t->stack)
+		t->wend = PP__ENDLESS;
 	t->timing_now = 1;
 	pp__set_limits(t);
 	f->kids = 0;
@@ -113,8 +118,8 @@ void pp__skip_own_work(pp__tls_t *t, uint64_t from)
 	s->own_n++;
 	for (uint32_t i = pp__depth_of(t); i-- > 0;)
 		t->stack[i].t += d;
-	if (t->wend != PP__NO_WINDOW)
-		t->wend += d;
+	if (t->wend < PP__ENDLESS)
+		t->wend += d; /* a burst window's end; not an endless or held one */
 }
 
 /* One timed exit into its node (the cell, its row, sum, self, min, max). 0,
@@ -211,10 +216,8 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 	if (w && !pp__times_given)
 		pp__skip_own_work(t, w);
 	t->own_work = 0;
-	if (root && t->wend == PP__NO_WINDOW) {
-		t->timing_now = 0;
-		pp__set_limits(t);
-	}
+	if (root && pp__timing_ends(t))
+		PP__TIMED_EVENT_END(t);
 }
 
 void pp__pop_timed_rare_incl(pp__tls_t *t, uint32_t v, uint64_t incl)

@@ -23,6 +23,19 @@ PP_EXPORT void pp__timed_event_end(pp__tls_t *t) PP_NOINSTR;
 #define PP__TIMED_EVENT_END(t) pp__timed_event_end(t)
 #endif
 
+/* A timed event's root has left: does its timing end? Not while a window
+ * holds it: a burst window goes on into the next event, and so does the
+ * endless one of PATHPROF_TIMING=on (PP__ENDLESS) while timing is still on
+ * (pp_set_timing may have changed the mode since) and the thread is not
+ * recording (a recorded event takes its own decision). An ending timing
+ * closes the endless window (PP__TIMED_EVENT_END). */
+static inline int pp__timing_ends(const pp__tls_t *t)
+{
+	uint64_t w = t->wend;
+	return w == PP__NO_WINDOW ||
+	       (w == PP__ENDLESS && (__atomic_load_n(&pp__mode.timing, __ATOMIC_RELAXED) != PP_TIMING_ON || t->trace));
+}
+
 /* A timed exit's times into its node's record, beside its histogram cell
  * (the fast case below and gate_timed.c's rare one). */
 static inline __attribute__((always_inline)) void pp__seg_times(pp__segrt_t *g, uint64_t incl, uint64_t self)
@@ -84,8 +97,8 @@ static inline __attribute__((always_inline)) void pp__pop_timed_fast(pp__tls_t *
 		f[-1].kids += incl;
 		return;
 	}
-	if (t->wend == PP__NO_WINDOW)
-		PP__TIMED_EVENT_END(t); /* a burst window goes on into the next event */
+	if (pp__timing_ends(t))
+		PP__TIMED_EVENT_END(t);
 }
 
 #endif

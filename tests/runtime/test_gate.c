@@ -524,6 +524,61 @@ static void mode_sample(void)
 	free(got);
 }
 
+/* --- timing every event goes on from one event to the next (no decision
+ * at an event's start, no end at its root's exit); a switch of the mode
+ * applies at once to the calling thread between events, and to another
+ * thread after the one event it starts next --- */
+static pthread_barrier_t switch_bar;
+
+static void *switch_thread(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++)
+		work_a();
+	pthread_barrier_wait(&switch_bar); /* main switches timing off */
+	pthread_barrier_wait(&switch_bar);
+	for (int i = 0; i < 10; i++)
+		work_a();
+	return NULL;
+}
+
+static void mode_switch(void)
+{
+	CHECK(pp_set_timing(PP_TIMING_ON, 0) == 0);
+	for (int i = 0; i < 10; i++) {
+		PP_ROOT();
+		work_b();
+	}
+	CHECK(pp__tls.wend == PP__ENDLESS && pp__tls.timing_now); /* between events */
+	CHECK(pp_set_timing(PP_TIMING_OFF, 0) == 0);
+	CHECK(pp__tls.wend == PP__NO_WINDOW && !pp__tls.timing_now);
+	for (int i = 0; i < 10; i++) {
+		PP_ROOT();
+		work_b();
+	}
+	CHECK(pp_set_timing(PP_TIMING_ON, 0) == 0);
+	for (int i = 0; i < 10; i++)
+		work_b();
+	pthread_t th;
+	CHECK(pthread_barrier_init(&switch_bar, NULL, 2) == 0);
+	CHECK(pthread_create(&th, NULL, switch_thread, NULL) == 0);
+	pthread_barrier_wait(&switch_bar);
+	CHECK(pp_set_timing(PP_TIMING_OFF, 0) == 0);
+	pthread_barrier_wait(&switch_bar);
+	CHECK(pthread_join(th, NULL) == 0);
+	pp_profile_t p;
+	char *got = listing(&p);
+	CHECK_EQ_STR(got, "20|work_a\n30|work_b>work_a\n");
+	CHECK_EQ_U64(p.events, 50);
+	/* the timed ones: the first and third ten of main's; ten of the
+	 * thread's before the switch and one after it */
+	CHECK_EQ_U64(find_node(&p, "work_b")->incl.count, 20);
+	CHECK_EQ_U64(find_node(&p, "work_b>work_a")->incl.count, 20);
+	CHECK_EQ_U64(find_node(&p, "work_a")->incl.count, 11);
+	pp__profile_free(&p);
+	free(got);
+}
+
 /* --- reset zeroes everything recorded so far --- */
 static void mode_reset(void)
 {
@@ -627,7 +682,7 @@ int main(int argc, char **argv)
 		{"full", mode_full},     {"timing", mode_timing},   {"sample", mode_sample},
 		{"reset", mode_reset},   {"dump", mode_dump},       {"notiming", mode_notiming},
 		{"summary", mode_summary}, {"home", mode_home},         {"idle", mode_idle},
-		{"cpustart", mode_cpustart},
+		{"cpustart", mode_cpustart}, {"switch", mode_switch},
 	};
 	pp_disable_exit_dump();
 	for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof *modes; i++)

@@ -22,7 +22,9 @@ PP_EXPORT void pp_root(void) PP_NOINSTR;
 
 /* pp_root() inlined (PP_ROOT() in raii): about 5 instructions when the
  * thread is in no rare state (the limit is set: registered, not recording,
- * no timed event or skipped frames open), a call to pp_root() otherwise. */
+ * no timed event or skipped frames open), 4 more where nothing is open
+ * and nothing is recorded (timing every event keeps the limit at 0 from
+ * one event to the next), a call to pp_root() otherwise. */
 PP_INLINE void pp_root_inline(void)
 {
 	pp__tls_t *t = &pp__tls;
@@ -31,6 +33,8 @@ PP_INLINE void pp_root_inline(void)
 		t->dstate = 0;
 		return;
 	}
+	if (!t->dstate && !t->trace)
+		return;
 	pp_root();
 }
 
