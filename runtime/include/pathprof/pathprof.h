@@ -61,7 +61,9 @@ PP_EXPORT int pp_dump(const char *path) PP_NOINSTR;
 /* Print the totals and the n hottest paths by count to out. */
 PP_EXPORT void pp_summary(FILE *out, int n) PP_NOINSTR;
 
-/* Change the timing mode for events that start from now on: PP_TIMING_OFF,
+/* Change the timing mode for events that start from now on (on the
+ * calling thread at once; a thread that was timing every event times the
+ * one event it starts next as well, and follows from its end): PP_TIMING_OFF,
  * PP_TIMING_ON, PP_TIMING_SAMPLE timing one event in sample_n, or
  * PP_TIMING_BURST timing windows that hold 1/sample_n of each thread's run
  * (1 <= sample_n <= 1000; any program, one event or many; counts stay exact
