@@ -106,7 +106,9 @@ void pp__root_now(pp__tls_t *t)
 void pp_root(void)
 {
 	pp__tls_t *t = &pp__tls;
-	if (t->state == PP__ST_LIVE)
+	/* with nothing open and nothing recorded there is nothing to do (a
+	 * live thread skips frames only beyond the bound, never at depth 0) */
+	if (t->state == PP__ST_LIVE && (t->dstate || t->trace))
 		pp__root_now(t);
 }
 
