@@ -66,7 +66,7 @@ typedef struct pp__frame {
 /* t->wend while every event is timed (PATHPROF_TIMING=on): a window that
  * never ends, so the timing an event's first gate turns on goes on into
  * the next event instead of being decided again and turned off at each
- * root's exit (about 60 instructions an event; runtime/gate_timed.c). No
+ * root's exit (about 40 instructions an event; runtime/gate_timed.c). No
  * clock reaches it either, and a real window's end (ticks, below 2^62) is
  * always below it. */
 #define PP__ENDLESS (1ull << 62)
