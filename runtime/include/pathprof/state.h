@@ -176,7 +176,9 @@ typedef struct pp__tls {
 	uint32_t elimit;     /* the entry's own limit: limit, or 0 while a selection
 			      * (PATHPROF_ROOT, PATHPROF_FUNCTIONS) must see every
 			      * key entered (runtime/select.c); never above limit */
-	uint32_t countdown;  /* events left until the next sampled one */
+	uint32_t countdown;  /* events left until the next sampled one: the
+			      * inline entry counts it down to 1, the decision
+			      * sets it again */
 	uint32_t excess;     /* frames entered but not pushed (overflow, not yet registered) */
 	uint32_t state;      /* internal: registration state */
 	struct pp__trace_buf *trace; /* recording this thread (PATHPROF_TRACE); limit stays 0 */
