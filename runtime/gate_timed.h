@@ -85,7 +85,14 @@ static inline __attribute__((always_inline)) void pp__pop_timed_fast(pp__tls_t *
 		return pp__pop_timed_rare_incl(t, v, incl);
 	/* In this order, so that p and the times are dead early: two saved
 	 * registers fewer in the hooks that inline it. */
+#if defined(__x86_64__)
+	/* the leaf bit added from the carry flag: no register for v & 1,
+	 * which in pp__pop_timed was the one it saved (bt, adc: 2 where the
+	 * save, the copy, the mask, the add and the restore were 5) */
+	__asm__("btl $0, %k1\n\tadcq $0, %0" : "+m"(p->count) : "r"(v) : "cc");
+#else
 	p->count += v & 1u;
+#endif
 	uint64_t self = incl - kids;
 	__asm__("" : "+r"(self)); /* a subtraction, not a reload of the sum */
 	((uint64_t *)(t->abase + ((size_t)ref << 7)))[c.col]++;
