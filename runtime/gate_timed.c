@@ -116,8 +116,17 @@ void pp__skip_own_work(pp__tls_t *t, uint64_t from)
 	pp__slab_t *s = pp__slab_of(t);
 	s->own_ticks += d;
 	s->own_n++;
-	for (uint32_t i = pp__depth_of(t); i-- > 0;)
+	/* Out of the open frames of the event it was done in, down to its
+	 * root. The frames below a signal handler's event are those it
+	 * interrupted: one may have read its exit's clock already, and moving
+	 * its start then made it shorter than its children (its self time,
+	 * clamped at 0, broke the sum of self times: tests/control's signal
+	 * mode, timed); they hold the handler's time as their own anyway. */
+	for (uint32_t i = pp__depth_of(t); i-- > 0;) {
 		t->stack[i].t += d;
+		if (t->stack[i].hash_before == PP__SEED)
+			break;
+	}
 	if (t->wend < PP__ENDLESS)
 		t->wend += d; /* a burst window's end; not an endless or held one */
 }
@@ -212,9 +221,11 @@ void pp__pop_timed_rare(pp__tls_t *t, uint32_t v, uint64_t now)
 		if (record_time(t, s, p, incl, self, &w) != 0)
 			s->drops_time++;
 	}
-	pp__finish_pop(t, v);
+	/* before the pop: the frame left bounds the frames it is taken out
+	 * of (after an event's root's exit, none: the event has ended) */
 	if (w && !pp__times_given)
 		pp__skip_own_work(t, w);
+	pp__finish_pop(t, v);
 	t->own_work = 0;
 	if (root && pp__timing_ends(t))
 		PP__TIMED_EVENT_END(t);
