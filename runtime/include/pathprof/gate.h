@@ -31,8 +31,11 @@ PP_EXPORT void pp__leave_slow(uint64_t key, int fe) PP_NOINSTR;
  * bound and the key), at time now: inclusive and self time into the gate's
  * node, out of line. */
 PP_EXPORT void pp__pop_timed(pp__tls_t *t, uint32_t v, uint64_t now) PP_NOINSTR PP_NOPLT;
-/* An event's first gate when timing is not off: the sampling decision, and
- * for a timed event its root's timestamp and the switch to the slow path.
+/* An event's first gate when timing is not off and the event may be timed
+ * (sampling: the one event in N its countdown, kept inline, reached; timing
+ * every event: the first, which opens the endless window, PP__ENDLESS): the
+ * decision, and for a timed event its root's timestamp and the switch to
+ * the slow path.
  * Once a budget stopped a key, a stopped key's frame, pushed inline between
  * events, is taken back there and starts no event (runtime/gate_timed.c). */
 PP_EXPORT void pp__event_timing(pp__tls_t *t, pp__frame_t *f) PP_COLD;
@@ -200,7 +203,8 @@ PP_INLINE int pp__off_top(const pp__tls_t *t, uint32_t v, int fe, uint64_t sp, u
 
 /* Push a frame for the entry state v (< limit) with no timing; an event's
  * first frame (entered with the seed hash) counts the event and, when timing
- * is not off and decide is set, takes the timing decision out of line.
+ * is not off and decide is set, counts a sampled event down or takes the
+ * timing decision out of line.
  * Shared by the inline entry and the slow paths, so every entry builds the
  * same frame. */
 PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, int fe, uint64_t sp,
