@@ -107,7 +107,7 @@ PP_INLINE const pp_site_t *pp__raii_enter(const pp_site_t *site)
 	 * GCC otherwise copies the gated body for a site it knows and one it
 	 * knows null, and with the copy loses the entry's branch weights, so
 	 * that a kept gate's usual continuation lands in the function's cold
-	 * part, two taken jumps away (bench/gateinstr.sh, GCC: count-only 60.1
+	 * part, three taken jumps (bench/gateinstr.sh, GCC: count-only 60.1
 	 * / 54.0 -> 59.1 / 52.3 at depths 3 / 12; the feed's Clang build and
 	 * a stopped gate's path unchanged). */
 	if (0) {
