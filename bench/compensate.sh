@@ -4,7 +4,8 @@
 # through raii and cyg, timed. The plain build times its two phases itself;
 # each profiled run's report gives the phases' inclusive times compensated
 # and --raw. Prints the helper phase's share of the two, and its time, as
-# medians of interleaved runs (plain, raii, cyg, plain, ...).
+# medians of interleaved runs (plain, raii, cyg, plain, ...), with their
+# quartiles.
 # usage: bench/compensate.sh BUILD_DIR [RUNS]   (default 7)
 set -eu
 build=$(cd "$1" && pwd)
@@ -42,12 +43,21 @@ rows = {}
 for line in open(sys.argv[1]):
     k, a, b = line.split()
     rows.setdefault(k, []).append((float(a), float(b)))
-print("| build | helper phase share (median) | helper phase time, ms (median) |")
-print("|---|---|---|")
+# The quartiles show how far the truth itself moves between processes: on
+# some hosts the plain build's helper phase falls into two modes (about
+# 1.0 and 1.45 ms on the twenty-fifth stop's), whatever the layout.
+def quartiles(x):
+    if len(x) < 2:
+        return "-"
+    q = statistics.quantiles(x, n=4)
+    return "%.2f-%.2f" % (q[0], q[2])
+print("| build | helper phase share (median) | quartiles | helper phase time, ms (median) | quartiles |")
+print("|---|---|---|---|---|")
 for k in ["plain", "raii-compensated", "raii-raw", "cyg-compensated", "cyg-raw"]:
     v = rows[k]
-    share = statistics.median(100 * a / (a + b) for a, b in v)
-    ms = statistics.median(a / 1e6 for a, b in v)
-    print("| %s | %.1f %% | %.2f |" % (k, share, ms))
+    shares = [100 * a / (a + b) for a, b in v]
+    ms = [a / 1e6 for a, b in v]
+    print("| %s | %.1f %% | %s | %.2f | %s |" % (k, statistics.median(shares), quartiles(shares),
+                                                statistics.median(ms), quartiles(ms)))
 print("(%d interleaved runs each)" % len(rows["plain"]))
 PY
