@@ -40,6 +40,9 @@ typedef struct pp_ppath {
 	uint64_t open;   /* nodes, burst timing: inclusive ticks of calls a window
 			  * cut (entered before it or left after it), in no
 			  * call of incl (section OPEN) */
+	uint64_t gate;   /* nodes of a compensated profile: the self ticks
+			  * compensation took out as the gates' own cost
+			  * (report/compensate.c); 0 otherwise, never in a file */
 } pp_ppath_t;
 typedef pp_ppath_t pp_pnode_t;
 

@@ -101,6 +101,7 @@ int pp__profile_compensate(pp_profile_t *p)
 		double cost = (double)q->incl.count * in + kids[i] * out;
 		uint64_t rm = cost >= (double)q->self ? q->self : (uint64_t)(cost + 0.5);
 		q->self -= rm;
+		q->gate = rm;
 		removed += (double)rm;
 		below[i] += (double)rm;
 		costs[i] += cost;

@@ -41,7 +41,8 @@ const pp_report_format_info_t pp__report_formats[PP_REPORT_NFORMATS] = {
 					  "-> waker; a profile of run --offcpu; --min-count and "
 					  "--min-time filter its edges)"},
 	[PP_FORMAT_FLAT] = {"flat", "one line per function: self and inclusive time over all its "
-				    "calling contexts, calls; by self time (--top cuts)"},
+				    "calling contexts, calls; by self time (--top cuts); '(N% gate)' "
+				    "marks one whose measured time was mostly the gates' own cost"},
 };
 
 const char *pp__report_format_list(char *buf, size_t n)

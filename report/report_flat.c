@@ -32,6 +32,23 @@ double pp__report_share_se(const pp_profile_t *p, double share)
 	return sqrt(share * (1 - share) / (double)p->windows);
 }
 
+/* Why 80 %: compensation takes out one calibrated cost per call, and a
+ * gate's cost in place differs from its calibration by up to about a
+ * tenth (bench/compensate.c's helper on one host: 29.8-34.6 ns in place
+ * against 33.5-34.7 calibrated, run by run). Where the gates were 80 % of
+ * a function's measured self time, that tenth of their cost is 40 % of
+ * what is left, or more: the time shown is no longer a measure of the
+ * function; a build without the gates `pathprof select` lists is. */
+#define PP__GATE_BOUND 0.8
+
+double pp__report_gate_bound(const pp_profile_t *p, const pp__fn_row_t *r)
+{
+	if (!p->compensated || !r->gate)
+		return 0;
+	double share = (double)r->gate / ((double)r->gate + (double)r->self);
+	return share >= PP__GATE_BOUND ? share : 0;
+}
+
 static const pp_profile_t *sort_p;
 
 static int by_self(const void *a, const void *b)
@@ -60,6 +77,8 @@ pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n)
 			nested = q->names[k] == f;
 		all[f].self += q->self;
 		all[f].calls += q->incl.count;
+		if (p->compensated)
+			all[f].gate += q->gate;
 		if (!nested)
 			all[f].incl += pp__report_node_time(q);
 	}
@@ -93,6 +112,7 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 	fputc('\n', out);
 	fprintf(out, "%14s %7s%s %7s %14s %7s %12s  function\n", ns ? "self(ns)" : "self(ticks)", "self%",
 		se ? "     +-" : "", "cum%", ns ? "incl(ns)" : "incl(ticks)", "incl%", "calls");
+	int bound = 0;
 	for (size_t i = 0; i < shown; i++) {
 		const pp__fn_row_t *r = &rows[i];
 		cum += (double)r->self;
@@ -104,8 +124,19 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 			pp__ticks_ns(p, r->incl), gated ? 100.0 * (double)r->incl / gated : 0,
 			(unsigned long long)r->calls);
 		pp__report_put_text(out, pp__report_name(p, r->name));
-		fputs(pp__report_throttled(p, r->name) ? "  (throttled)\n" : "\n", out);
+		if (pp__report_throttled(p, r->name))
+			fputs("  (throttled)", out);
+		double g = pp__report_gate_bound(p, r);
+		if (g > 0) {
+			fprintf(out, "  (%.0f%% gate)", 100 * g);
+			bound = 1;
+		}
+		fputc('\n', out);
 	}
+	if (bound)
+		fprintf(out, "\n(N%% gate: of the function's measured self time, N%% was the cost of gates,\n"
+			" its own and those of the functions it calls; what is left is within the\n"
+			" calibration's error: `pathprof select` lists the gates to rebuild without)\n");
 	free(rows);
 	return 0;
 }

@@ -71,11 +71,17 @@ void pp__report_throttled_text(FILE *out, const pp_profile_t *p);
 double pp__report_share_se(const pp_profile_t *p, double share);
 
 /* A function's totals over its calling contexts (report_flat.c): self
- * time, inclusive time (recursion once), timed calls; name is its index. */
+ * time, inclusive time (recursion once), timed calls, and in a compensated
+ * profile the self time taken out as the gates' cost; name is its index. */
 typedef struct pp__fn_row {
 	uint32_t name;
-	uint64_t self, incl, calls;
+	uint64_t self, incl, calls, gate;
 } pp__fn_row_t;
+/* Of a function's measured self time, the share that was the gates' own
+ * cost, when it is so large that what compensation leaves is mostly the
+ * calibration's error (report_flat.c says why the line is there); 0
+ * otherwise, and in a profile not compensated. */
+double pp__report_gate_bound(const pp_profile_t *p, const pp__fn_row_t *r);
 /* One row per function that ends a timed node, by self time; *n gets the
  * number; NULL when out of memory. */
 pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n);

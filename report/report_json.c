@@ -297,6 +297,10 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 		json_u64(out, "self_ticks", nd->self, ",\n      ");
 		fputs("\"self_ns\": ", out);
 		pp__report_json_num(out, pp__ticks_ns(p, nd->self), 3);
+		if (p->compensated) { /* the self time compensation took out */
+			fputs(",\n      \"gate_ns\": ", out);
+			pp__report_json_num(out, pp__ticks_ns(p, nd->gate), 3);
+		}
 		if (nd->open) /* burst timing: inclusive time of calls a window cut */
 			fprintf(out, ",\n      \"open_ticks\": %llu", (unsigned long long)nd->open);
 		double se = pp__report_share_se(p, gated > 0 ? (double)nd->self / gated : 0);

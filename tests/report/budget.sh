@@ -44,7 +44,8 @@ grep -q "^  budget     5% of a function's work (PATHPROF_BUDGET): [0-9]* functio
 	fail "header: $(grep budget run.txt)"
 grep -q "^throttled: " run.txt || fail "no throttled section"
 grep -q "main > batch  \[elided below: helper" run.txt || fail "no elided mark in the paths"
-"$pp" report --format flat b.pathprof | grep -q " helper  (throttled)$" || fail "flat: helper not marked"
+"$pp" report --format flat b.pathprof | grep -q " helper  (throttled)\(  ([0-9]*% gate)\)\{0,1\}$" ||
+	fail "flat: helper not marked"
 # the other formats: DOT (dashed node, graph label), HTML (its data and
 # header), pprof (the comment); folded carries stacks and counts only
 "$pp" report --format dot b.pathprof >b.dot || fail "dot"

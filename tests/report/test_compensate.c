@@ -5,14 +5,18 @@
  * in + D/n*(in + out) per call of inclusive time (D: all calls below it);
  * the compensated self times must still add up to main's compensated
  * inclusive time; a second call changes nothing; a profile without a
- * measure is left alone; a self time smaller than its cost stops at 0. */
+ * measure is left alone; a self time smaller than its cost stops at 0.
+ * Each node keeps what it lost (gate), and the flat view marks a function
+ * whose gates were 80 % of its measured self time or more, and no other. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <pathprof/pathprof.h>
 
 #include "profile.h"
 #include "report.h"
+#include "report_impl.h"
 #include "testprof.h"
 
 static int failures;
@@ -82,6 +86,11 @@ int main(void)
 	expect("work self", (double)w->self, 60000 - (20 * 10 + 40 * 20));
 	expect("io self", (double)o->self, 15000 - 5 * 10);
 	expect("main self", (double)m->self, 85000 - (10 * 10 + 25 * 20));
+	/* what each lost, kept beside it */
+	expect("leaf gate", (double)l->gate, 40 * 10);
+	expect("work gate", (double)w->gate, 20 * 10 + 40 * 20);
+	expect("io gate", (double)o->gate, 5 * 10);
+	expect("main gate", (double)m->gate, 10 * 10 + 25 * 20);
 	/* inclusive: each call loses in + D/n * (in + out) */
 	expect("leaf incl", (double)l->incl.sum, 40000 - 40 * 10);
 	expect("work incl", (double)w->incl.sum, 100000 - 20 * (10 + 2.0 * 30));
@@ -107,12 +116,52 @@ int main(void)
 	expect("unmeasured flag", p.compensated, 0);
 	pp__profile_free(&p);
 
-	/* a cost above the time stops at 0, never wraps */
+	/* a cost above the time stops at 0, never wraps; what was lost is
+	 * the self time there was */
 	build(&p, 5000, 5000);
 	pp__profile_compensate(&p);
 	expect("clamped self", (double)node(&p, 3, il)->self, 0);
+	expect("clamped gate", (double)node(&p, 3, il)->gate, 40000);
 	expect("clamped incl", (double)node(&p, 1, im)->incl.sum, 0);
 	pp__profile_free(&p);
+
+	/* the flat view's mark: in = 800 is 32 000 of leaf's 40 000 (80 %:
+	 * marked), work's 16 000 of 60 000, io's 4 000 of 15 000 and main's
+	 * 8 000 of 85 000 (not); at in = 799, 79.9 %: nothing marked */
+	for (int in = 800; in >= 799; in--) {
+		build(&p, in, 0);
+		pp__profile_compensate(&p);
+		size_t n;
+		pp__fn_row_t *rows = pp__report_functions(&p, &n);
+		expect("flat rows", rows ? (double)n : -1, 4);
+		for (size_t i = 0; rows && i < n; i++) {
+			const char *fn = p.names[rows[i].name].name;
+			double want = in == 800 && !strcmp(fn, "leaf") ? 0.8 : 0;
+			char what[64];
+			snprintf(what, sizeof what, "%s marked at in = %d", fn, in);
+			expect(what, pp__report_gate_bound(&p, &rows[i]), want);
+		}
+		free(rows);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f || pp__report_flat_table(f, &p, 0) != 0) {
+			fprintf(stderr, "FAIL: flat table\n");
+			failures++;
+		}
+		if (f)
+			fclose(f);
+		int marked = text && strstr(text, "  leaf  (80% gate)\n") != NULL;
+		int legend = text && strstr(text, "(N% gate: ") != NULL;
+		expect(in == 800 ? "leaf's mark in the table" : "no mark in the table", marked, in == 800);
+		expect(in == 800 ? "the legend" : "no legend", legend, in == 800);
+		if (in == 800 && text && strstr(text, "work  (") != NULL) {
+			fprintf(stderr, "FAIL: work marked:\n%s", text);
+			failures++;
+		}
+		free(text);
+		pp__profile_free(&p);
+	}
 	if (!failures)
 		puts("ok: compensation removes exactly n*in + c*out of self time");
 	return failures != 0;
