@@ -37,27 +37,19 @@ while [ "$i" -lt "$runs" ]; do
 	done
 	i=$((i + 1))
 done
-python3 - "$tmp/rows" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    k, a, b = line.split()
-    rows.setdefault(k, []).append((float(a), float(b)))
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/bench" python3 - "$tmp/rows" <<'PY'
+import statistics, sys, rows as table
+rows = table.read(sys.argv[1])
 # The quartiles show how far the truth itself moves between processes: on
 # some hosts the plain build's helper phase falls into two modes (about
 # 1.0 and 1.45 ms on the twenty-fifth stop's), whatever the layout.
-def quartiles(x):
-    if len(x) < 2:
-        return "-"
-    q = statistics.quantiles(x, n=4)
-    return "%.2f-%.2f" % (q[0], q[2])
 print("| build | helper phase share (median) | quartiles | helper phase time, ms (median) | quartiles |")
 print("|---|---|---|---|---|")
 for k in ["plain", "raii-compensated", "raii-raw", "cyg-compensated", "cyg-raw"]:
     v = rows[k]
     shares = [100 * a / (a + b) for a, b in v]
     ms = [a / 1e6 for a, b in v]
-    print("| %s | %.1f %% | %s | %.2f | %s |" % (k, statistics.median(shares), quartiles(shares),
-                                                statistics.median(ms), quartiles(ms)))
+    print("| %s | %.1f %% | %s | %.2f | %s |" % (k, statistics.median(shares), table.quartiles(shares),
+                                                statistics.median(ms), table.quartiles(ms)))
 print("(%d interleaved runs each)" % len(rows["plain"]))
 PY

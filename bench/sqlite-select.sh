@@ -118,11 +118,7 @@ med = lambda k, i: statistics.median(r[i] for r in rows[k])
 def spread(k):
     # each round's wall time over plain's in the same round: the quartiles
     # say how far one round's verdict can stray
-    x = [r[0] / p[0] for r, p in zip(rows[k], rows["plain"])]
-    if len(x) < 2:
-        return "-"
-    q = statistics.quantiles(x, n=4)
-    return "%.2f-%.2f" % (q[0], q[2])
+    return table.quartiles([r[0] / p[0] for r, p in zip(rows[k], rows["plain"])])
 print("| build | timing | wall, ms (median) | x plain | x plain a round, quartiles | CPU, ms (median) | x plain |")
 print("|---|---|---|---|---|---|---|")
 for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on",
