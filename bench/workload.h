@@ -31,18 +31,18 @@ NOT_GATED static inline uint64_t now_ns(void)
 
 volatile uint64_t sink;
 
-/* The helper's work: eight dependent multiply-adds, written out, each kept
- * by an empty asm (else the compiler folds them into one). As a loop (GCC
- * keeps it one) the helper's time hung on predicting the loop's exit: on an
- * AMD EPYC VM host the plain build's 200 000 calls took 0.8 or 1.6 ms from
- * one second to the next, within one process, and the straight chain
- * 0.55-0.85 ms beside it (bench/README.md, "A helper without a loop"). A
+/* The helper's work: twelve dependent multiply-adds, written out, each
+ * kept by an empty asm (else the compiler folds them into one): about 5 ns
+ * on an AMD EPYC VM host. Eight of them as a loop (GCC keeps it one) made a
+ * helper whose time hung on predicting the loop's exit: there the plain
+ * build's 200 000 calls took 0.8 or 1.6 ms from one second to the next,
+ * within one process (bench/README.md, "A helper without a loop"). A
  * macro, not a function: -finstrument-functions would gate an inline one. */
 #define WORK_STEP(v) v = v * 6364136223846793005ull + 1442695040888963407ull; __asm__("" : "+r"(v))
-#define WORK(v)                                                                   \
-	do {                                                                      \
-		WORK_STEP(v); WORK_STEP(v); WORK_STEP(v); WORK_STEP(v);           \
-		WORK_STEP(v); WORK_STEP(v); WORK_STEP(v); WORK_STEP(v);           \
+#define WORK4(v) WORK_STEP(v); WORK_STEP(v); WORK_STEP(v); WORK_STEP(v)
+#define WORK(v)                                   \
+	do {                                      \
+		WORK4(v); WORK4(v); WORK4(v);     \
 	} while (0)
 
 __attribute__((noinline)) void helper(uint64_t x)
