@@ -60,9 +60,24 @@ void pp__report_throttled_text(FILE *out, const pp_profile_t *p)
 	if (!p->nthrottled)
 		return;
 	int ns = pp__report_rate_known(p);
+	/* What the stop leaves costs a few instructions a call, which on a
+	 * function of a few nanoseconds is 5-15 % (bench/README.md, "A helper
+	 * without a loop"): say what it is and how to lose it. */
+	const char *fe = p->frontend ? p->frontend : "";
+	/* where nothing was patched (not x86-64, raii unoptimised, a policy
+	 * against writable code), the gates test the stop themselves */
+	int patched = p->patched_sites > 0;
 	fprintf(out, "\nthrottled: %u function%s whose gates cost more than the budget's share of their "
 		     "work;\nfrom 'at' on they were not gated: their frames are missing from the paths "
-		     "below their callers\n\n", p->nthrottled, p->nthrottled == 1 ? "" : "s");
+		     "below their callers.\nEach call still runs what the gates left in its code (%s);\n"
+		     "`pathprof select --budget` lists them for a rebuild without (docs/guides/selection.md)"
+		     "\n\n",
+		p->nthrottled, p->nthrottled == 1 ? "" : "s",
+		!strcmp(fe, "raii")   ? (patched ? "a jump over the gate" : "the gate's test of its stop")
+		: !strcmp(fe, "xray") ? "the unpatched sleds' jumps"
+		: !strcmp(fe, "cyg") || !strcmp(fe, "plugin")
+			? (patched ? "the hooks' frame and saved registers" : "the hook calls, which return at once")
+			: "what the injector put there");
 	fprintf(out, "%12s %14s %12s  function\n", "calls", ns ? "incl.mean(ns)" : "incl.mean(tk)",
 		"at(ms)");
 	for (uint32_t i = 0; i < p->nthrottled; i++) {

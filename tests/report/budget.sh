@@ -43,6 +43,15 @@ PY
 grep -q "^  budget     5% of a function's work (PATHPROF_BUDGET): [0-9]* functions\{0,1\} throttled" run.txt ||
 	fail "header: $(grep budget run.txt)"
 grep -q "^throttled: " run.txt || fail "no throttled section"
+# what a stopped gate leaves, named for the injector, and the way to lose it
+case $via in
+raii) left="a jump over the gate" ;;
+xray) left="the unpatched sleds' jumps" ;;
+*) left="the hooks' frame and saved registers" ;;
+esac
+grep -q "^Each call still runs what the gates left in its code ($left);$" run.txt ||
+	fail "no residue line for $via: $(grep '^Each call' run.txt)"
+grep -q "^\`pathprof select --budget\` lists them for a rebuild without" run.txt || fail "no rebuild hint"
 grep -q "main > batch  \[elided below: helper" run.txt || fail "no elided mark in the paths"
 "$pp" report --format flat b.pathprof | grep -q " helper  (throttled)\(  ([0-9]*% gate)\)\{0,1\}$" ||
 	fail "flat: helper not marked"
