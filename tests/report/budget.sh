@@ -52,6 +52,13 @@ esac
 grep -q "^Each call still runs what the gates left in its code ($left);$" run.txt ||
 	fail "no residue line for $via: $(grep '^Each call' run.txt)"
 grep -q "^\`pathprof select --budget\` lists them for a rebuild without" run.txt || fail "no rebuild hint"
+# unoptimised, a raii entry is not patchable: a stopped gate tests its stop
+if [ "$via" = raii ]; then
+	"$wrapper" --via=raii "$cc" $def -O0 "$src/bench/budget.c" -o prog0 >build0.log 2>&1 || fail "build -O0: $(cat build0.log)"
+	"$pp" run --budget 5% --out b0.pathprof --top 0 ./prog0 5 >run0.txt 2>run0.err || fail "run -O0: $(cat run0.err)"
+	grep -q "^Each call still runs what the gates left in its code (the gate's test of its stop);$" run0.txt ||
+		fail "-O0: $(grep -e '^Each call' -e '^  budget' run0.txt)"
+fi
 grep -q "main > batch  \[elided below: helper" run.txt || fail "no elided mark in the paths"
 "$pp" report --format flat b.pathprof | grep -q " helper  (throttled)\(  ([0-9]*% gate)\)\{0,1\}$" ||
 	fail "flat: helper not marked"
