@@ -34,8 +34,9 @@ double pp__report_share_se(const pp_profile_t *p, double share)
 
 /* Why 80 %: compensation takes out one calibrated cost per call, and a
  * gate's cost in place differs from its calibration by up to about a
- * tenth (bench/compensate.c's helper on one host: 29.8-34.6 ns in place
- * against 33.5-34.7 calibrated, run by run). Where the gates were 80 % of
+ * tenth (bench/compensate.c's helper, process by process, fifteen each:
+ * raii 30.7-34.0 ns in place against 32.7-35.2 calibrated, but for one
+ * calibration at 43.3; cyg 31.6-35.3 against 32.9-36.2). Where the gates were 80 % of
  * a function's measured self time, that tenth of their cost is 40 % of
  * what is left, or more: the time shown is no longer a measure of the
  * function; a build without the gates `pathprof select` lists is. */
