@@ -8,7 +8,8 @@
 # medians of interleaved runs (plain, raii, cyg, plain, ...) with their
 # quartiles: against the plain build (another process) and against the twin
 # in the profiled process itself; then the gate's cost in place (the raw
-# phase minus the twin's, a call) beside the calibration the report used.
+# phase minus the twin's, a call) beside the calibration the report used,
+# and the median of each run's difference of the two.
 # usage: bench/compensate.sh BUILD_DIR [RUNS]   (default 7)
 set -eu
 build=$(cd "$1" && pwd)
@@ -58,13 +59,15 @@ for k in ["plain", "raii-twin", "raii-compensated", "raii-raw", "cyg-twin", "cyg
                                                 statistics.median(ms), table.quartiles(ms)))
 print("(%d interleaved runs each; a twin row is the ungated helper timed in that build's process)" % len(rows["plain"]))
 print()
-print("| build | share compensated - twin, points (median) | quartiles | gate in place, ns a call (median) | calibrated (median) |")
-print("|---|---|---|---|---|")
+print("| build | share compensated - twin, points (median) | quartiles | gate in place, ns a call (median) | calibrated (median) | calibrated - in place, each run's (median) | quartiles |")
+print("|---|---|---|---|---|---|---|")
 for fe in ["raii", "cyg"]:
     twin, comp, raw = rows[fe + "-twin"], rows[fe + "-compensated"], rows[fe + "-raw"]
     gaps = [100 * c[0] / (c[0] + c[1]) - 100 * w[0] / (w[0] + w[1]) for w, c in zip(twin, comp)]
     # 200 000 helper calls in the phase, and its own 20 gates
     inplace = [(r[0] - w[0]) / 200020 for w, r in zip(twin, raw)]
-    print("| %s | %+.1f | %s | %.1f | %.1f |" % (fe, statistics.median(gaps), table.quartiles(gaps),
-                                               statistics.median(inplace), statistics.median(r[2] for r in raw)))
+    over = [r[2] - i for r, i in zip(raw, inplace)]
+    print("| %s | %+.1f | %s | %.1f | %.1f | %+.2f | %s |" % (fe, statistics.median(gaps), table.quartiles(gaps),
+                                                          statistics.median(inplace), statistics.median(r[2] for r in raw),
+                                                          statistics.median(over), table.quartiles(over)))
 PY

@@ -4,15 +4,25 @@
  * partly inside the interval it times (after its entry's clock read, before
  * its exit's): that part, `in`, is in every call's inclusive time. The rest,
  * `out`, lands in the caller's self time. Once, at exit, a thread of the
- * runtime's own calls an empty gated function N times from inside a gated
+ * runtime's own calls a small gated function N times from inside a gated
  * function, through the injector's own entry points, recording into a
- * scratch slab no profile or reader sees: the inner node's inclusive time
- * per call is `in`; the outer node's self time per call, less the same loop
- * calling an ungated empty function, is `out`. Of several rounds the least
- * is kept: preemption and interrupts only ever add. */
+ * scratch slab no profile or reader sees. Per call:
+ *   out = the outer node's self time - the same loop calling an empty
+ *         ungated function;
+ *   in  = the inner node's inclusive time - what its body adds to that
+ *         loop (the loop calling an ungated function with the body, less
+ *         the loop calling the empty one).
+ * The inner function has a body (PP__COST_BODY, four dependent
+ * multiply-adds) because no gated function is empty, and a gate around work
+ * costs less than one around nothing: the processor runs part of it in the
+ * shadow of the body's latency (bench/compensate.sh: raii's gate came out
+ * 1.0-1.4 ns a call above its cost in place around a 5 ns helper when the
+ * inner function was empty). Of several rounds the least of each time is
+ * kept: preemption and interrupts only ever add. */
 #include <pthread.h>
 #include <string.h>
 
+#include <pathprof/frontend.h>
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
 
@@ -27,7 +37,10 @@ extern void pp_plugin_leave(uint64_t key) __attribute__((weak, visibility("defau
 /* raii's gate compiled as the program's are (frontends/raii/cost.c), when
  * the program links the raii archive: the runtime's own copy below is built
  * into a shared library, whose gates find the thread state another way. */
-extern void pp__raii_cost_outer(uint32_t n) __attribute__((weak, visibility("default")));
+extern uint64_t pp__raii_cost_loop(uint32_t n) __attribute__((weak, visibility("default")));
+/* cyg's, compiled with -finstrument-functions (frontends/cyg/cost.c): its
+ * keys are its functions' addresses */
+extern uint64_t pp__cyg_cost_loop(uint32_t n) __attribute__((weak, visibility("default")));
 
 enum { COST_CALLS = 1000, COST_ROUNDS = 7 };
 
@@ -37,20 +50,23 @@ static pp_site_t key_outer = { "", "", 0, 0 }, key_inner = { "", "", 0, 0 };
 #define K_INNER ((uint64_t)(uintptr_t)&key_inner)
 
 /* One pair of functions per way of entering a gate: the outer one gated
- * around n calls of the inner one, gated around nothing. */
+ * around n calls of the inner one, gated around the body. */
 #define PP__COST_FNS(name, enter, leave)                                  \
-	static PP_NOINLINE PP_NOINSTR void name##_inner(void)             \
+	static PP_NOINLINE PP_NOINSTR uint64_t name##_inner(uint64_t x)   \
 	{                                                                 \
 		enter(K_INNER);                                           \
-		__asm__ volatile("" ::: "memory");                        \
+		PP__COST_BODY(x);                                         \
 		leave(K_INNER);                                           \
+		return x;                                                 \
 	}                                                                 \
-	static PP_NOINLINE PP_NOINSTR void name##_outer(uint32_t n)       \
+	static PP_NOINLINE PP_NOINSTR uint64_t name##_loop(uint32_t n)    \
 	{                                                                 \
 		enter(K_OUTER);                                           \
+		uint64_t acc = 0;                                         \
 		for (uint32_t i = 0; i < n; i++)                          \
-			name##_inner();                                   \
+			acc ^= name##_inner(i);                           \
 		leave(K_OUTER);                                           \
+		return acc;                                               \
 	}
 
 #define RAII_IN(k) pp__enter((k), PP_FE_RAII)
@@ -66,18 +82,31 @@ PP__COST_FNS(xray, XRAY_IN, XRAY_OUT)
 PP__COST_FNS(cyg, CYG_IN, CYG_OUT)
 PP__COST_FNS(plugin, PLUGIN_IN, PLUGIN_OUT)
 
-/* The same loop without gates: what the outer self time holds besides them. */
-static PP_NOINLINE PP_NOINSTR void plain_inner(void)
+/* The same loop without gates, calling an empty function (what the outer
+ * self time holds besides them) and one with the body (what the body adds
+ * to the inner inclusive time). */
+static PP_NOINLINE PP_NOINSTR uint64_t empty_inner(uint64_t x)
 {
-	__asm__ volatile("" ::: "memory");
+	__asm__("" : "+r"(x));
+	return x;
 }
 
-static PP_NOINLINE PP_NOINSTR uint64_t plain_loop(uint32_t n)
+static PP_NOINLINE PP_NOINSTR uint64_t body_inner(uint64_t x)
 {
-	uint64_t t0 = pp_ticks();
+	PP__COST_BODY(x);
+	return x;
+}
+
+static volatile uint64_t cost_sink;
+
+static PP_NOINLINE PP_NOINSTR uint64_t plain_loop(uint32_t n, uint64_t (*inner)(uint64_t))
+{
+	uint64_t acc = 0, t0 = pp_ticks();
 	for (uint32_t i = 0; i < n; i++)
-		plain_inner();
-	return pp_ticks() - t0;
+		acc ^= inner(i);
+	uint64_t t = pp_ticks() - t0;
+	cost_sink = acc;
+	return t;
 }
 
 struct cost_job {
@@ -98,11 +127,12 @@ static const pp__segrt_t *node_seg(const pp__slab_t *s, uint32_t depth)
 static PP_NOINSTR void *measure(void *arg)
 {
 	struct cost_job *j = arg;
-	void (*outer)(uint32_t) = j->fe == PP_FE_CYG && __cyg_profile_func_enter ? cyg_outer
-				  : j->fe == PP_FE_PLUGIN && pp_plugin_enter    ? plugin_outer
-				  : j->fe == PP_FE_XRAY                         ? xray_outer
-				  : pp__raii_cost_outer                         ? pp__raii_cost_outer
-										: raii_outer;
+	uint64_t (*loop)(uint32_t) = j->fe == PP_FE_CYG && pp__cyg_cost_loop        ? pp__cyg_cost_loop
+				     : j->fe == PP_FE_CYG && __cyg_profile_func_enter ? cyg_loop
+				     : j->fe == PP_FE_PLUGIN && pp_plugin_enter    ? plugin_loop
+				     : j->fe == PP_FE_XRAY                         ? xray_loop
+				     : pp__raii_cost_loop                          ? pp__raii_cost_loop
+										   : raii_loop;
 	pp__slab_t *s = pp__slab_scratch(8);
 	if (!s)
 		return NULL;
@@ -116,12 +146,13 @@ static PP_NOINSTR void *measure(void *arg)
 		t->wend = PP__NO_WINDOW - 1;
 	t->state = PP__ST_LIVE;
 	pp__set_limits(t);
-	double best_in = 0, best_self = 0, best_plain = 0;
+	double best_in = 0, best_self = 0, best_empty = 0, best_body = 0;
 	uint64_t in_sum = 0, out_self = 0;
 	for (int r = 0; r < COST_ROUNDS; r++) {
-		double plain = (double)plain_loop(COST_CALLS) / COST_CALLS;
+		double empty = (double)plain_loop(COST_CALLS, empty_inner) / COST_CALLS;
+		double body = (double)plain_loop(COST_CALLS, body_inner) / COST_CALLS;
 		t->countdown = 1; /* sampled timing: this round's event is timed */
-		outer(COST_CALLS);
+		cost_sink = loop(COST_CALLS);
 		const pp__segrt_t *o = node_seg(s, 1), *i = node_seg(s, 2);
 		if (!o || !i || t->dstate != 0)
 			return NULL; /* not recorded as planned: no figure rather than a wrong one */
@@ -133,11 +164,14 @@ static PP_NOINSTR void *measure(void *arg)
 			best_in = in;
 		if (r == 0 || self < best_self)
 			best_self = self;
-		if (r == 0 || plain < best_plain)
-			best_plain = plain;
+		if (r == 0 || empty < best_empty)
+			best_empty = empty;
+		if (r == 0 || body < best_body)
+			best_body = body;
 	}
-	j->in = best_in;
-	j->out = best_self > best_plain ? best_self - best_plain : 0;
+	double body = best_body > best_empty ? best_body - best_empty : 0;
+	j->in = best_in > body ? best_in - body : 0;
+	j->out = best_self > best_empty ? best_self - best_empty : 0;
 	pp__gate_dead(t);
 	struct timespec ts;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)

@@ -4,20 +4,26 @@
  * the thread state through the GOT, where a program's gates (this archive's
  * build for executables, libpathprof-raii-exe.a) reach it at a fixed
  * offset, a few instructions fewer. The runtime calls this one when the
- * program has it (a weak reference) and its own otherwise. */
+ * program has it (a weak reference) and its own otherwise. The inner gate
+ * wraps the measure's body (PP__COST_BODY, pathprof/frontend.h); a new
+ * name where the body came in, so that a runtime never takes an older
+ * archive's empty function for one with the body. */
 #include <pathprof/raii.h>
 
-PP_EXPORT void pp__raii_cost_outer(uint32_t n) PP_NOINLINE;
+PP_EXPORT uint64_t pp__raii_cost_loop(uint32_t n) PP_NOINLINE;
 
-static PP_NOINLINE void cost_inner(void)
+static PP_NOINLINE uint64_t cost_inner(uint64_t x)
 {
 	PP_GATE("pp__raii_cost_inner");
-	__asm__ volatile("" ::: "memory");
+	PP__COST_BODY(x);
+	return x;
 }
 
-void pp__raii_cost_outer(uint32_t n)
+uint64_t pp__raii_cost_loop(uint32_t n)
 {
 	PP_GATE("pp__raii_cost_outer");
+	uint64_t acc = 0;
 	for (uint32_t i = 0; i < n; i++)
-		cost_inner();
+		acc ^= cost_inner(i);
+	return acc;
 }

@@ -31,6 +31,14 @@ g = d.get('gate_cost')
 print(d['gated_ns'], g['inside_ns'] if g else '-', g['outside_ns'] if g else '-',
       g['removed_ns'] if g else '-', g['compensated'] if g else '-')"; }
 
+# raii and cyg measure their gate as the program's compiler made it: the
+# archive's gated loop (frontends/*/cost.c) must be in the program
+case $via in
+raii | cyg)
+	nm "$work/multi" | grep -q " T pp__${via}_cost_loop\$" ||
+		fail "the program lacks pp__${via}_cost_loop: the measure would use the runtime's copy" ;;
+esac
+
 run timed.pathprof PATHPROF_TIMING=on
 set -- $(json "$work/timed.pathprof")
 comp=$1 inside=$2 outside=$3 removed=$4 flag=$5

@@ -38,6 +38,22 @@ PP_EXPORT void pp__raii_patches(const int32_t *from, const int32_t *to, int load
  * frames for the lean one to mark (frontends/xray/arm.c). */
 PP_EXPORT int pp__tracing(void) PP_NOINSTR;
 
+/* The body the runtime's measure of a timed gate's cost wraps its gates
+ * around (runtime/gate_cost.c, and frontends/raii/cost.c, which measures
+ * raii's gate as the program compiled it): four dependent multiply-adds,
+ * each kept by an empty asm. A gate around an empty function costs more
+ * than one around work, whose latency the processor overlaps part of the
+ * gate with (bench/compensate.sh: raii's gate 1.0-1.4 ns less around a
+ * 5 ns helper); no gated function is empty. */
+#define PP__COST_STEP(v) v = v * 6364136223846793005ull + 1442695040888963407ull; __asm__("" : "+r"(v))
+#define PP__COST_BODY(v)         \
+	do {                     \
+		PP__COST_STEP(v); \
+		PP__COST_STEP(v); \
+		PP__COST_STEP(v); \
+		PP__COST_STEP(v); \
+	} while (0)
+
 PP_EXTERN_C_END
 
 #endif
