@@ -1,17 +1,22 @@
 /* Helpers every pathprof subcommand uses (cli.h): one error format, strict
  * number parsing, and output that is checked for write errors, so each
  * command fails the same way instead of each inventing its own. */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture_format.h"
 #include "cli.h"
 #include "profile_merge.h"
 #include "report.h"
 #include "shm_read.h"
+#include "trace_format.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -126,10 +131,63 @@ static int is_stdout(const char *path)
 	return !path || !strcmp(path, "-");
 }
 
+/* Does path hold what a program recorded: a profile, a trace or a
+ * capture, by its first bytes? A report, a diff or a list written over it
+ * would destroy it (`pathprof report -o app.pathprof app.pathprof`, or
+ * `pathprof run -o app.pathprof`, whose -o is the report's). */
+static int holds_recording(const char *path)
+{
+	static const char *const magics[] = { PP_PROFILE_MAGIC, PP_TRACE_MAGIC, PP_CAP_MAGIC };
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char head[8];
+	struct stat st;
+	int n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (int)read(fd, head, sizeof head) : 0;
+	close(fd);
+	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+		if (n == (int)sizeof head && !memcmp(head, magics[i], sizeof head))
+			return 1;
+	return 0;
+}
+
+/* path made absolute with its links resolved; one that does not exist yet
+ * by its directory's. NULL when neither resolves. */
+static char *resolve(const char *path)
+{
+	char *r = realpath(path, NULL);
+	if (r || errno != ENOENT)
+		return r;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	char *d = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	const char *base = slash ? slash + 1 : path;
+	if (d && *base && asprintf(&r, "%s/%s", strcmp(d, "/") ? d : "", base) < 0)
+		r = NULL;
+	free(d);
+	return r;
+}
+
+int cli_same_file(const char *a, const char *b)
+{
+	char *ra = resolve(a), *rb = resolve(b);
+	int same = ra && rb && !strcmp(ra, rb);
+	free(ra);
+	free(rb);
+	return same;
+}
+
 FILE *cli_output_open(const char *path)
 {
 	if (is_stdout(path))
 		return stdout;
+	if (holds_recording(path)) {
+		cli_error("%s: holds a pathprof recording (a profile, trace or capture), which "
+			  "writing there would destroy: name another file",
+			  path);
+		return NULL;
+	}
 	FILE *f = fopen(path, "w");
 	if (!f)
 		cli_error("%s: cannot open for writing: %s", path, strerror(errno));

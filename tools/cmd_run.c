@@ -75,7 +75,7 @@ static const char help_text[] =
 	"                    CAP_PERFMON, and a kernel with BTF; docs/guides/offcpu.md)\n"
 	"  -o, --output FILE write the report to FILE instead of standard output,\n"
 	"                    which the program's own output shares ('pprof', being\n"
-	"                    binary, needs it)\n"
+	"                    binary, needs it); not the profile's file (--out)\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"The program exports its profile to the live segment pathprof-run.PID\n"
@@ -457,6 +457,15 @@ int cmd_run(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	if (!out_writable(out)) {
+		free(owned);
+		return CLI_USAGE;
+	}
+	/* -o is the report's: pointed at the profile, the report would
+	 * overwrite what the program just wrote */
+	if (report_out && strcmp(report_out, "-") && cli_same_file(report_out, out)) {
+		cli_error("run: -o %s names the profile the program writes; -o is where the report "
+			  "goes, --out where the profile does",
+			  report_out);
 		free(owned);
 		return CLI_USAGE;
 	}

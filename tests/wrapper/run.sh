@@ -55,6 +55,18 @@ grep -q '^  killed     written at signal 15 (SIGTERM) in thread [1-9]' out && gr
 "$pathprof" run -o report.txt --format paths ./status 4 abc >out 2>err
 expect "-o FILE" 4 $? report.txt "2|main>work"
 [ ! -s out ] || fail "-o FILE: the report also went to standard output: $(cat out)"
+# -o naming the profile itself (a user who took it for the profile's):
+# refused before the program runs, the last profile left as it was; and a
+# report never overwrites a profile, whichever command writes it.
+cp status.pathprof kept.pathprof
+"$pathprof" run -o status.pathprof ./status 4 abc >out 2>err
+expect "-o the profile" 2 $? err "pathprof: run: -o status.pathprof names the profile the program writes; -o is where the report goes, --out where the profile does"
+cmp -s status.pathprof kept.pathprof || fail "-o the profile: the profile changed"
+"$pathprof" run --out "$work/./kept2.pathprof" -o kept2.pathprof ./status 4 abc >out 2>err
+expect "-o the profile, another spelling" 2 $? err "pathprof: run: -o kept2.pathprof names the profile the program writes; -o is where the report goes, --out where the profile does"
+"$pathprof" report -o kept.pathprof status.pathprof >out 2>err
+expect "report -o over a profile" 1 $? err "pathprof: kept.pathprof: holds a pathprof recording (a profile, trace or capture), which writing there would destroy: name another file"
+cmp -s status.pathprof kept.pathprof || fail "report -o over a profile: the profile changed"
 # pprof is binary: refused on the shared standard output, written with -o.
 "$pathprof" run --format pprof ./status 0 >out 2>err
 expect "pprof without -o" 2 $? err "pathprof: run: --format pprof is binary and the program's output shares standard output: write it with -o FILE"
