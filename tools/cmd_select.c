@@ -398,6 +398,10 @@ int cmd_select(int argc, char **argv)
 			fputc('\n', o);
 		rc = cli_output_close(o, outpath);
 	}
+	/* the summary is of a list written: after an output error, that
+	 * error is the one line */
+	if (rc != CLI_OK)
+		goto written;
 	double k = p.ticks_per_ns > 0 ? 1 / p.ticks_per_ns : 1;
 	fprintf(stderr, "pathprof: select: %zu of %zu functions cost more than %g%% of the work they hold",
 		nwhole, n, budget);
@@ -411,6 +415,7 @@ int cmd_select(int argc, char **argv)
 		fprintf(stderr, ", with the list of %s (%zu of this profile's functions on it)", prevpath, nprev);
 	fprintf(stderr, "; their gates took %.0f of the %.0f ns all gates took (%.0f%%)\n", dropped_cost * k,
 		total * k, total > 0 ? 100 * dropped_cost / total : 0);
+written:
 	free(drop);
 	for (size_t i = 0; i < nextra; i++)
 		free(extra[i]);

@@ -109,6 +109,16 @@ $(cat "$dir/out")"
 		"$pp" report -o /dev/full "$dir/p.pathprof"
 	run 1 "pathprof: $dir/nodir/x: cannot open for writing: *" \
 		"$pp" report -o "$dir/nodir/x" "$dir/p.pathprof"
+	# No command writes over a recording, the input itself included
+	# (select: tests/report/select.sh).
+	cp "$dir/p.pathprof" "$dir/q.pathprof"
+	for cmd in "report -o $dir/q.pathprof $dir/p.pathprof" "report -o $dir/q.pathprof $dir/q.pathprof" \
+		"diff -o $dir/q.pathprof $dir/p.pathprof $dir/p.pathprof"; do
+		# shellcheck disable=SC2086 # the command's words
+		run 1 "pathprof: $dir/q.pathprof: holds a pathprof recording (a profile, trace or capture), which writing there would destroy: name another file" \
+			"$pp" $cmd
+		cmp -s "$dir/p.pathprof" "$dir/q.pathprof" || fail "'$cmd' changed the profile"
+	done
 fi
 
 # The formats come from one table (report/report.c): every name it lists

@@ -98,6 +98,15 @@ printf 'helper,spin\n' >prev.txt
 "$pp" select all.pathprof --previous missing.txt >/dev/null 2>e4 && fail "--previous: a missing list accepted"
 [ "$(cat e4)" = "pathprof: select: --previous: missing.txt: cannot open: No such file or directory" ] ||
 	fail "--previous missing: $(cat e4)"
+# its output: never over a recording, the profile read included; a failed
+# write is the one line, without the summary
+cp all.pathprof copy.pathprof
+"$pp" select copy.pathprof -o copy.pathprof >/dev/null 2>e5 && fail "-o over the profile accepted"
+[ "$(cat e5)" = "pathprof: copy.pathprof: holds a pathprof recording (a profile, trace or capture), which writing there would destroy: name another file" ] ||
+	fail "-o over the profile: $(cat e5)"
+cmp -s all.pathprof copy.pathprof || fail "-o over the profile: the profile changed"
+"$pp" select all.pathprof -o /dev/full >/dev/null 2>e6 && fail "a failed write succeeded"
+[ "$(cat e6)" = "pathprof: /dev/full: write failed: No space left on device" ] || fail "a failed write: $(cat e6)"
 # refusals: untimed, and (under a selection) no measured cost
 PATHPROF_TIMING=off PATHPROF_XRAY=all PATHPROF_OUT=off.pathprof ./prog >/dev/null
 "$pp" select off.pathprof >/dev/null 2>e1 && fail "an untimed profile was accepted"
