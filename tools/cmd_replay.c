@@ -528,6 +528,11 @@ int cmd_replay(int argc, char **argv)
 		cli_error("replay: no output given: -o FILE (or --bench)");
 		return CLI_USAGE;
 	}
+	/* the profile would replace the trace it came from */
+	if (out && cli_same_file(out, argv[optind])) {
+		cli_error("replay: -o %s is the trace being replayed: name another file for the profile", out);
+		return CLI_USAGE;
+	}
 	replay_t r = {.path = argv[optind]};
 	pp_trace_t tr;
 	char err[512];

@@ -38,6 +38,13 @@ for m in on:on sample:sample:3 off:off api:on; do
 	st=$?
 	[ "$st" = 0 ] || fail "$name: replay exit $st: $(cat "$dir/err")"
 	[ -s "$dir/err" ] && fail "$name: replay stderr: $(cat "$dir/err")"
+	# -o naming the trace itself: refused, the trace kept
+	cp "$dir/$name.trace" "$dir/$name.kept"
+	"$pp" replay "$dir/$name.trace" -o "$dir/./$name.trace" 2>"$dir/err"
+	st=$?
+	[ "$st" = 2 ] && [ "$(cat "$dir/err")" = "pathprof: replay: -o $dir/./$name.trace is the trace being replayed: name another file for the profile" ] ||
+		fail "$name: replay -o the trace: exit $st: $(cat "$dir/err")"
+	cmp -s "$dir/$name.trace" "$dir/$name.kept" || fail "$name: replay -o the trace changed it"
 	same_profile "$dir/$name.pathprof" "$dir/$name.replay" "$name"
 done
 
