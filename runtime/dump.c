@@ -519,24 +519,44 @@ static int written_by(const char *file, uint64_t *pid, uint64_t *start)
 	return 0;
 }
 
-/* Is there a profile at file that is not this image's and must not be
- * overwritten: one written during this run by another process (several
- * given one PATHPROF_OUT), or one of an earlier image of this process (exec
- * keeps the pid and so the default name)? A profile of an earlier run is
- * replaced, as any output file is. */
+/* Does the regular file at file start with something other than a
+ * profile: the program itself (PATHPROF_OUT=./app), its source, a trace? */
+static int not_a_profile(const char *file)
+{
+	char b[8];
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, b, sizeof b);
+	close(fd);
+	return n > 0 && (n < (ssize_t)sizeof b || memcmp(b, "PATHPROF", 8));
+}
+
+enum { FREE = 0, TAKEN_PROFILE = 1, TAKEN_OTHER = 2 };
+
+/* Must the file at file not be replaced? TAKEN_OTHER: it holds something
+ * that is not a profile, which a profile renamed over it would destroy
+ * (only an empty file, a profile, or what is not a regular file, such as
+ * /dev/null, is written at). TAKEN_PROFILE: a profile that is not this
+ * image's, written during this run by another process (several given one
+ * PATHPROF_OUT), or one of an earlier image of this process (exec keeps the
+ * pid and so the default name). A profile of an earlier run is replaced,
+ * as any output file is. */
 static int taken(const char *file)
 {
 	struct stat st;
 	uint64_t pid = 0, start = 0;
 	if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
+		return FREE;
+	if (not_a_profile(file))
+		return TAKEN_OTHER;
 	int known = written_by(file, &pid, &start) == 0;
 	if (known && pid == pp__g.pid && start == pp__g.start_ns)
-		return 0; /* this image's own, an earlier pp_dump */
+		return FREE; /* this image's own, an earlier pp_dump */
 	if (known && pid == pp__g.pid)
-		return 1;
+		return TAKEN_PROFILE;
 	uint64_t mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
-	return mtime >= pp__g.start_ns;
+	return mtime >= pp__g.start_ns ? TAKEN_PROFILE : FREE;
 }
 
 /* The configured output, claimed at the first write: if taken, NAME.1,
@@ -558,6 +578,7 @@ static int claim(char *file, size_t n, int *created_out)
 	}
 	char want[sizeof claimed];
 	snprintf(want, sizeof want, "%s", file);
+	int why = FREE; /* what the configured name held */
 	for (unsigned k = 0; k < 1000; k++) {
 		if (k)
 			snprintf(file, n, "%.4150s.%u", want, k);
@@ -579,12 +600,18 @@ static int claim(char *file, size_t n, int *created_out)
 		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
 			;
 		/* a claimer before us renamed its profile over the name: taken */
-		if (stat(file, &now) != 0 || now.st_ino != mine.st_ino || now.st_dev != mine.st_dev ||
-		    (!created && taken(file))) {
+		int t = created ? FREE : taken(file);
+		if (stat(file, &now) != 0 || now.st_ino != mine.st_ino || now.st_dev != mine.st_dev || t) {
+			if (!k)
+				why = t ? t : TAKEN_PROFILE;
 			close(fd);
 			continue;
 		}
-		if (strcmp(want, file))
+		if (strcmp(want, file) && why == TAKEN_OTHER)
+			pp__warn("%s is not a pathprof profile, and is left as it was; this profile "
+				 "goes to %s",
+				 want, file);
+		else if (strcmp(want, file))
 			pp__warn("%s holds the profile of another process written during this run (or "
 				 "of an earlier image of this one); this profile goes to %s",
 				 want, file);

@@ -160,8 +160,23 @@ static char *default_out(const char *program)
 static int out_writable(const char *out)
 {
 	struct stat st;
-	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+	int exists = stat(out, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
 		cli_error("run: the profile %s is a directory: name a file", out);
+		return 0;
+	}
+	/* The runtime never replaces a file that is not a profile (it writes
+	 * NAME.1 beside it, runtime/dump.c), where this command would then
+	 * look for the profile: said before the program starts. */
+	char head[8];
+	int fd = exists && S_ISREG(st.st_mode) && st.st_size > 0 ? open(out, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof head) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n >= 0 && (n < (ssize_t)sizeof head || memcmp(head, PP_PROFILE_MAGIC, sizeof head))) {
+		cli_error("run: %s is not a pathprof profile, which the profile would replace: name "
+			  "another file with --out",
+			  out);
 		return 0;
 	}
 	const char *slash = strrchr(out, '/');

@@ -49,4 +49,25 @@ n=$(ls out.pathprof* | wc -l)
 for f in out.pathprof*; do [ "$(leafs "$f")" = 5 ] || fail "shared: $f: $(leafs "$f")"; done
 [ "$(cat err.* | grep -c 'holds the profile of another process')" -eq 19 ] ||
 	fail "shared: messages: $(cat err.*)"
+
+# 4. a PATHPROF_OUT that names what is not a profile (the program itself,
+# a source file, a trace): left as it was, the profile beside it at NAME.1;
+# an empty file and a profile of an earlier run are written at
+mkdir "$work/other" && cd "$work/other"
+cp ../images prog
+printf 'int main(void) { return 0; }\n' >src.c
+printf 'PPTRACE\nrest of a trace\n' >t.trace
+for f in prog src.c t.trace; do
+	cp "$f" "$f.kept"
+	PATHPROF_OUT=$PWD/$f ./prog fork 0 2>err || fail "other: $f: exit status $?"
+	cmp -s "$f" "$f.kept" || fail "other: $f was replaced"
+	[ "$(leafs "$f.1")" = 3 ] || fail "other: $f.1: $(leafs "$f.1") ($(ls))"
+	[ "$(cat err)" = "pathprof: $PWD/$f is not a pathprof profile, and is left as it was; this profile goes to $PWD/$f.1" ] ||
+		fail "other: $f: stderr: $(cat err)"
+done
+: >empty.pathprof
+PATHPROF_OUT=$PWD/empty.pathprof ./prog fork 0 2>err && [ "$(leafs empty.pathprof)" = 3 ] && [ ! -s err ] ||
+	fail "other: an empty file: $(leafs empty.pathprof), stderr $(cat err)"
+PATHPROF_OUT=$PWD/empty.pathprof ./prog fork 0 2>err && [ ! -e empty.pathprof.1 ] && [ ! -s err ] ||
+	fail "other: a profile of an earlier run was not replaced ($(ls)), stderr $(cat err)"
 finish

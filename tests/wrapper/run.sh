@@ -67,6 +67,12 @@ expect "-o the profile, another spelling" 2 $? err "pathprof: run: -o kept2.path
 "$pathprof" report -o kept.pathprof status.pathprof >out 2>err
 expect "report -o over a profile" 1 $? err "pathprof: kept.pathprof: holds a pathprof recording (a profile, trace or capture), which writing there would destroy: name another file"
 cmp -s status.pathprof kept.pathprof || fail "report -o over a profile: the profile changed"
+# --out naming a file that is not a profile: refused before the run (the
+# runtime would leave it and write NAME.1, where run would not look)
+printf 'my notes\n' >notes.txt
+"$pathprof" run --out notes.txt ./status 4 abc >out 2>err
+expect "--out not a profile" 2 $? err "pathprof: run: notes.txt is not a pathprof profile, which the profile would replace: name another file with --out"
+[ "$(cat notes.txt)" = "my notes" ] && [ ! -e notes.txt.1 ] || fail "--out not a profile: the file changed or the program ran"
 # pprof is binary: refused on the shared standard output, written with -o.
 "$pathprof" run --format pprof ./status 0 >out 2>err
 expect "pprof without -o" 2 $? err "pathprof: run: --format pprof is binary and the program's output shares standard output: write it with -o FILE"
