@@ -352,6 +352,18 @@ static void write_all(struct out *o, const struct wctx *w)
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 
+/* Does the file at path start with a profile's magic? */
+static int starts_as_profile(const char *path)
+{
+	char head[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	return n == (ssize_t)sizeof head && !memcmp(head, PP_PROFILE_MAGIC, sizeof head);
+}
+
 int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t errlen)
 {
 	char msg[256];
@@ -369,7 +381,17 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 	 * never leaves half a profile under the final name; anything else (a
 	 * pipe, /dev/stdout) must be written in place, never renamed over. */
 	struct stat st;
-	int direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	int exists = stat(path, &st) == 0;
+	int direct = exists && !S_ISREG(st.st_mode);
+	/* Only a profile, or an empty file, is replaced: a path that names
+	 * the program, a source file or a trace by mistake loses nothing. */
+	if (exists && S_ISREG(st.st_mode) && st.st_size > 0 && !starts_as_profile(path)) {
+		free(scratch);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: not a pathprof profile, and left as it was: name another file",
+				 path);
+		return -1;
+	}
 	size_t tlen = strlen(path) + 48;
 	char *tmp = malloc(tlen);
 	FILE *f = NULL;

@@ -304,14 +304,28 @@ void pp__trace_freeze(void)
  * any event). Called under lock. */
 /* Open name for writing with an exclusive lock held for the life of the
  * process, then empty it; -1 with errno EWOULDBLOCK when a live process holds
- * the lock (its file is left untouched). */
+ * the lock, EEXIST when it is a regular file holding something other than a
+ * trace (the program itself, a source file, a profile), which emptying would
+ * destroy: either file is left untouched. */
+static int holds_other(int f, const struct stat *st)
+{
+	char head[8];
+	return S_ISREG(st->st_mode) && st->st_size > 0 &&
+	       (pread(f, head, sizeof head, 0) != (ssize_t)sizeof head ||
+		memcmp(head, PP_TRACE_MAGIC, sizeof head));
+}
+
 static int open_locked(const char *name)
 {
-	int f = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int f = open(name, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (f < 0)
 		return -1;
 	struct stat st;
-	if (flock(f, LOCK_EX | LOCK_NB) != 0 || ftruncate(f, 0) != 0 || fstat(f, &st) != 0) {
+	int other = 0;
+	if (flock(f, LOCK_EX | LOCK_NB) != 0 || fstat(f, &st) != 0 || (other = holds_other(f, &st)) ||
+	    ftruncate(f, 0) != 0) {
+		if (other)
+			errno = EEXIST;
 		int e = errno == EINTR ? EWOULDBLOCK : errno;
 		close(f);
 		errno = e;
@@ -339,6 +353,18 @@ static int open_file(void)
 		return -1;
 	}
 	fd = open_locked(file_name);
+	for (unsigned k = 1; fd < 0 && errno == EEXIST && k < 1000; k++) {
+		/* not a trace there: left as it is, and this one beside it */
+		char want[sizeof file_name];
+		snprintf(want, sizeof want, "%s", file_name);
+		if (k > 1)
+			*strrchr(want, '.') = 0;
+		snprintf(file_name, sizeof file_name, "%.*s.%u", (int)(sizeof file_name - 12), want, k);
+		fd = open_locked(file_name);
+		if (fd >= 0)
+			pp__warn("trace %s is not a pathprof trace, and is left as it was; recording to %s",
+				 want, file_name);
+	}
 	if (fd < 0 && errno == EWOULDBLOCK) {
 		/* Another live process records into this name: one writer per
 		 * file, so this one takes a name of its own. */

@@ -119,6 +119,14 @@ $(cat "$dir/out")"
 			"$pp" $cmd
 		cmp -s "$dir/p.pathprof" "$dir/q.pathprof" || fail "'$cmd' changed the profile"
 	done
+	# and a profile is written only over a profile or an empty file
+	printf 'notes\n' >"$dir/notes.txt"
+	run 1 "pathprof: $dir/notes.txt: not a pathprof profile, and left as it was: name another file" \
+		"$pp" merge -o "$dir/notes.txt" "$dir/p.pathprof" "$dir/p.pathprof"
+	[ "$(cat "$dir/notes.txt")" = notes ] || fail "merge -o replaced a file that was not a profile"
+	: >"$dir/empty.pathprof"
+	run 0 "" "$pp" merge -o "$dir/empty.pathprof" "$dir/p.pathprof" "$dir/p.pathprof"
+	run 0 "" "$pp" merge -o "$dir/empty.pathprof" "$dir/p.pathprof" "$dir/p.pathprof"
 fi
 
 # The formats come from one table (report/report.c): every name it lists

@@ -70,4 +70,13 @@ PATHPROF_OUT=$PWD/empty.pathprof ./prog fork 0 2>err && [ "$(leafs empty.pathpro
 	fail "other: an empty file: $(leafs empty.pathprof), stderr $(cat err)"
 PATHPROF_OUT=$PWD/empty.pathprof ./prog fork 0 2>err && [ ! -e empty.pathprof.1 ] && [ ! -s err ] ||
 	fail "other: a profile of an earlier run was not replaced ($(ls)), stderr $(cat err)"
+# the same for a trace (PATHPROF_TRACE): a file that is not a trace is left
+# as it was, the trace recorded at NAME.1 and replayable
+printf 'my notes\n' >notes.txt
+PATHPROF_OUT=$PWD/n.pathprof PATHPROF_TRACE=$PWD/notes.txt ./prog fork 0 2>err || fail "trace: exit status $?"
+[ "$(cat notes.txt)" = "my notes" ] || fail "trace: notes.txt was replaced"
+[ "$(cat err)" = "pathprof: trace $PWD/notes.txt is not a pathprof trace, and is left as it was; recording to $PWD/notes.txt.1" ] ||
+	fail "trace: stderr: $(cat err)"
+"$pathprof" replay notes.txt.1 -o replayed.pathprof 2>err && [ "$(leafs replayed.pathprof)" = 3 ] ||
+	fail "trace: notes.txt.1 does not replay to 3 leaf calls: $(cat err)"
 finish
