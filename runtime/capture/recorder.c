@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -239,6 +240,47 @@ static void at_exit(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* Open the capture file at path, emptied, unless it is a regular file that
+ * holds something else (the program, a source file, a profile): that one
+ * is left as it was and path becomes NAME.1, NAME.2, ... (one line says
+ * so), as the runtime does with its profile and trace. */
+static int open_capture(char *path, size_t size)
+{
+	char want[4096];
+	snprintf(want, sizeof want, "%s", path);
+	for (unsigned k = 0; k < 1000; k++) {
+		if (k)
+			snprintf(path, size, "%.4080s.%u", want, k);
+		int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (f < 0)
+			return -1;
+		struct stat st;
+		char head[8];
+		if (fstat(f, &st) != 0) {
+			close(f);
+			return -1;
+		}
+		if (S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    (pread(f, head, sizeof head, 0) != (ssize_t)sizeof head ||
+		     memcmp(head, PP_CAP_MAGIC, sizeof head))) {
+			close(f);
+			continue;
+		}
+		if (S_ISREG(st.st_mode) && ftruncate(f, 0) != 0) {
+			int e = errno;
+			close(f);
+			errno = e;
+			return -1;
+		}
+		if (k)
+			fprintf(stderr, "pathprof: capture: %s is not a pathprof capture, and is left as it "
+				"was; recording to %s\n", want, path);
+		return f;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 __attribute__((constructor)) static void start(void)
 {
 	const char *f = getenv("PATHPROF_CAPTURE");
@@ -255,7 +297,7 @@ __attribute__((constructor)) static void start(void)
 		}
 	}
 	path[n] = 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_capture(path, sizeof path);
 	if (fd < 0) {
 		fprintf(stderr, "pathprof: capture: cannot write %s: %s; not recording\n", path,
 			strerror(errno));

@@ -30,6 +30,17 @@ asan=$(ldd "$build/runtime/libpathprof.so.0" | sed -n 's/^[[:space:]]*lib[at]san
 # which the sanitizers' runtime refuses
 [ -z "$asan" ] || { echo "SKIP: RTLD_DEEPBIND, which --profile needs, does not run under a sanitizer"; exit 77; }
 LD_PRELOAD=./shim.so PATHPROF_CAPTURE=t.cap ./prog >/dev/null || fail "capture"
+# a PATHPROF_CAPTURE that names another file (the program itself) leaves
+# it as it was and records beside it; a capture of an earlier run is
+# replaced in place
+cp prog prog.kept
+LD_PRELOAD=./shim.so PATHPROF_CAPTURE=prog ./prog.kept >/dev/null 2>e0 || fail "capture beside the program"
+cmp -s prog prog.kept || fail "PATHPROF_CAPTURE=prog replaced the program"
+[ "$(cat e0)" = "pathprof: capture: prog is not a pathprof capture, and is left as it was; recording to prog.1" ] ||
+	fail "capture beside the program: $(cat e0)"
+[ "$(head -c 7 prog.1)" = PPCAPT1 ] && [ "$(wc -c <prog.1)" -gt 100 ] || fail "prog.1 holds no capture"
+LD_PRELOAD=./shim.so PATHPROF_CAPTURE=prog.1 ./prog.kept >/dev/null 2>e0 && [ ! -s e0 ] && [ ! -e prog.1.1 ] ||
+	fail "a capture of an earlier run was not replaced: $(cat e0)"
 "$pp" capture replay t.cap --lib ./libmini-cyg.so --profile r.pathprof >/dev/null 2>e1
 [ $? -eq 2 ] && grep -q "^pathprof: capture replay: --profile: libpathprof is not loaded; run with it preloaded" e1 ||
 	fail "--profile without the runtime: $(cat e1)"
