@@ -2,6 +2,7 @@
  * (docs/reference/file-format.md), replacing a regular file atomically so a crash never
  * leaves half a profile under its final name. */
 #include "fd_high.h"
+#include "file_kind.h"
 #include "profile_impl.h"
 #include "crc32.h"
 #include "path_ids.h"
@@ -352,18 +353,6 @@ static void write_all(struct out *o, const struct wctx *w)
 	section(o, SEC_END, SEC_REQUIRED, NULL, w);
 }
 
-/* Does the file at path start with a profile's magic? */
-static int starts_as_profile(const char *path)
-{
-	char head[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, head, sizeof head);
-	close(fd);
-	return n == (ssize_t)sizeof head && !memcmp(head, PP_PROFILE_MAGIC, sizeof head);
-}
-
 int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t errlen)
 {
 	char msg[256];
@@ -385,7 +374,8 @@ int pp__profile_write(const pp_profile_t *p, const char *path, char *err, size_t
 	int direct = exists && !S_ISREG(st.st_mode);
 	/* Only a profile, or an empty file, is replaced: a path that names
 	 * the program, a source file or a trace by mistake loses nothing. */
-	if (exists && S_ISREG(st.st_mode) && st.st_size > 0 && !starts_as_profile(path)) {
+	enum pp__file_kind kind = exists && S_ISREG(st.st_mode) ? pp__file_kind(path) : PP__FILE_NONE;
+	if (kind != PP__FILE_NONE && kind != PP__FILE_PROFILE) {
 		free(scratch);
 		if (err && errlen)
 			snprintf(err, errlen, "%s: not a pathprof profile, and left as it was: name another file",

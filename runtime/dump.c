@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fd_high.h"
+#include "file_kind.h"
 #include "map.h"
 #include "path_ids.h"
 #include "profile.h"
@@ -519,19 +520,6 @@ static int written_by(const char *file, uint64_t *pid, uint64_t *start)
 	return 0;
 }
 
-/* Does the regular file at file start with something other than a
- * profile: the program itself (PATHPROF_OUT=./app), its source, a trace? */
-static int not_a_profile(const char *file)
-{
-	char b[8];
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, b, sizeof b);
-	close(fd);
-	return n > 0 && (n < (ssize_t)sizeof b || memcmp(b, "PATHPROF", 8));
-}
-
 enum { FREE = 0, TAKEN_PROFILE = 1, TAKEN_OTHER = 2 };
 
 /* Must the file at file not be replaced? TAKEN_OTHER: it holds something
@@ -548,7 +536,8 @@ static int taken(const char *file)
 	uint64_t pid = 0, start = 0;
 	if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
 		return FREE;
-	if (not_a_profile(file))
+	enum pp__file_kind kind = pp__file_kind(file);
+	if (kind != PP__FILE_NONE && kind != PP__FILE_PROFILE)
 		return TAKEN_OTHER;
 	int known = written_by(file, &pid, &start) == 0;
 	if (known && pid == pp__g.pid && start == pp__g.start_ns)

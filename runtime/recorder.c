@@ -22,6 +22,7 @@
 
 #include <pathprof/frontend.h>
 #include <pathprof/trace.h>
+#include "file_kind.h"
 #include "map.h"
 #include "runtime.h"
 #include "slab.h"
@@ -307,24 +308,16 @@ void pp__trace_freeze(void)
  * the lock, EEXIST when it is a regular file holding something other than a
  * trace (the program itself, a source file, a profile), which emptying would
  * destroy: either file is left untouched. */
-static int holds_other(int f, const struct stat *st)
-{
-	char head[8];
-	return S_ISREG(st->st_mode) && st->st_size > 0 &&
-	       (pread(f, head, sizeof head, 0) != (ssize_t)sizeof head ||
-		memcmp(head, PP_TRACE_MAGIC, sizeof head));
-}
-
 static int open_locked(const char *name)
 {
 	int f = open(name, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (f < 0)
 		return -1;
 	struct stat st;
-	int other = 0;
-	if (flock(f, LOCK_EX | LOCK_NB) != 0 || fstat(f, &st) != 0 || (other = holds_other(f, &st)) ||
-	    ftruncate(f, 0) != 0) {
-		if (other)
+	enum pp__file_kind kind = PP__FILE_NONE;
+	if (flock(f, LOCK_EX | LOCK_NB) != 0 || fstat(f, &st) != 0 ||
+	    ((kind = pp__fd_kind(f)) != PP__FILE_NONE && kind != PP__FILE_TRACE) || ftruncate(f, 0) != 0) {
+		if (kind != PP__FILE_NONE && kind != PP__FILE_TRACE)
 			errno = EEXIST;
 		int e = errno == EINTR ? EWOULDBLOCK : errno;
 		close(f);

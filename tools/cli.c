@@ -3,20 +3,17 @@
  * command fails the same way instead of each inventing its own. */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture_format.h"
 #include "cli.h"
+#include "file_kind.h"
 #include "profile_merge.h"
 #include "report.h"
 #include "shm_read.h"
-#include "trace_format.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -132,23 +129,13 @@ static int is_stdout(const char *path)
 }
 
 /* Does path hold what a program recorded: a profile, a trace or a
- * capture, by its first bytes? A report, a diff or a list written over it
- * would destroy it (`pathprof report -o app.pathprof app.pathprof`, or
- * `pathprof run -o app.pathprof`, whose -o is the report's). */
+ * capture? A report, a diff or a list written over it would destroy it
+ * (`pathprof report -o app.pathprof app.pathprof`, or `pathprof run -o
+ * app.pathprof`, whose -o is the report's). */
 static int holds_recording(const char *path)
 {
-	static const char *const magics[] = { PP_PROFILE_MAGIC, PP_TRACE_MAGIC, PP_CAP_MAGIC };
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	char head[8];
-	struct stat st;
-	int n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (int)read(fd, head, sizeof head) : 0;
-	close(fd);
-	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
-		if (n == (int)sizeof head && !memcmp(head, magics[i], sizeof head))
-			return 1;
-	return 0;
+	enum pp__file_kind k = pp__file_kind(path);
+	return k == PP__FILE_PROFILE || k == PP__FILE_TRACE || k == PP__FILE_CAPTURE;
 }
 
 /* path made absolute with its links resolved; one that does not exist yet

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file_kind.h"
 #include "settings.h"
 #include "glob.h"
 #include "report.h"
@@ -168,12 +169,8 @@ static int out_writable(const char *out)
 	/* The runtime never replaces a file that is not a profile (it writes
 	 * NAME.1 beside it, runtime/dump.c), where this command would then
 	 * look for the profile: said before the program starts. */
-	char head[8];
-	int fd = exists && S_ISREG(st.st_mode) && st.st_size > 0 ? open(out, O_RDONLY | O_CLOEXEC) : -1;
-	ssize_t n = fd >= 0 ? read(fd, head, sizeof head) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n >= 0 && (n < (ssize_t)sizeof head || memcmp(head, PP_PROFILE_MAGIC, sizeof head))) {
+	enum pp__file_kind kind = exists ? pp__file_kind(out) : PP__FILE_NONE;
+	if (kind != PP__FILE_NONE && kind != PP__FILE_PROFILE) {
 		cli_error("run: %s is not a pathprof profile, which the profile would replace: name "
 			  "another file with --out",
 			  out);

@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "capture_format.h"
+#include "file_kind.h"
 
 int pp_capture_on;
 
@@ -254,19 +254,12 @@ static int open_capture(char *path, size_t size)
 		int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (f < 0)
 			return -1;
-		struct stat st;
-		char head[8];
-		if (fstat(f, &st) != 0) {
-			close(f);
-			return -1;
-		}
-		if (S_ISREG(st.st_mode) && st.st_size > 0 &&
-		    (pread(f, head, sizeof head, 0) != (ssize_t)sizeof head ||
-		     memcmp(head, PP_CAP_MAGIC, sizeof head))) {
+		enum pp__file_kind kind = pp__fd_kind(f);
+		if (kind != PP__FILE_NONE && kind != PP__FILE_CAPTURE) {
 			close(f);
 			continue;
 		}
-		if (S_ISREG(st.st_mode) && ftruncate(f, 0) != 0) {
+		if (kind == PP__FILE_CAPTURE && ftruncate(f, 0) != 0) {
 			int e = errno;
 			close(f);
 			errno = e;

@@ -1,0 +1,22 @@
+/* What a file holds, by its first bytes: whether the runtime or the tool may
+ * write a recording over it. A profile, a trace or a capture is replaced
+ * only by one of its kind, and anything else is never replaced (the
+ * program itself, named by PATHPROF_OUT=./app, or a source file). */
+#ifndef PP_FILE_KIND_H
+#define PP_FILE_KIND_H
+
+enum pp__file_kind {
+	PP__FILE_NONE,    /* absent, empty, unreadable, or not a regular file
+			   * (/dev/null, a pipe): written at freely */
+	PP__FILE_PROFILE, /* PP_PROFILE_MAGIC */
+	PP__FILE_TRACE,   /* PP_TRACE_MAGIC */
+	PP__FILE_CAPTURE, /* PP_CAP_MAGIC */
+	PP__FILE_OTHER,   /* anything else */
+};
+
+/* Of the open descriptor fd (read with pread: its offset stays). */
+enum pp__file_kind pp__fd_kind(int fd);
+/* Of the file at path. */
+enum pp__file_kind pp__file_kind(const char *path);
+
+#endif
