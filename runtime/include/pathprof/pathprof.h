@@ -54,7 +54,8 @@ PP_EXPORT int pp_select_functions(const char *globs) PP_NOINSTR;
 PP_EXPORT void pp_reset(void) PP_NOINSTR;
 
 /* Write the merged profile of all threads (live and exited) to path, or to
- * $PATHPROF_OUT / "<program>.<pid>.pathprof" when path is NULL.
+ * $PATHPROF_OUT / "<program>.<pid>.pathprof" when path is NULL. A file at
+ * path that holds anything but a profile is never replaced (an error).
  * Returns 0, or -1 with one line on stderr saying why. */
 PP_EXPORT int pp_dump(const char *path) PP_NOINSTR;
 
