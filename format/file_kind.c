@@ -9,21 +9,49 @@
 #include "profile.h"
 #include "trace_format.h"
 
+enum pp__file_kind pp__head_kind(const void *head, size_t n)
+{
+	if (n < 8)
+		return PP__FILE_OTHER;
+	if (!memcmp(head, PP_PROFILE_MAGIC, 8))
+		return PP__FILE_PROFILE;
+	if (!memcmp(head, PP_TRACE_MAGIC, 8))
+		return PP__FILE_TRACE;
+	if (!memcmp(head, PP_CAP_MAGIC, 8))
+		return PP__FILE_CAPTURE;
+	return PP__FILE_OTHER;
+}
+
+const char *pp__file_kind_hint(enum pp__file_kind got, enum pp__file_kind want)
+{
+	if (got == want)
+		return NULL;
+	switch (got) {
+	case PP__FILE_PROFILE:
+		return want == PP__FILE_TRACE ? "a pathprof profile, not a trace ('pathprof report' reads it)"
+					      : "a pathprof profile ('pathprof report' reads it)";
+	case PP__FILE_TRACE:
+		return want == PP__FILE_PROFILE
+			       ? "a pathprof trace, not a profile ('pathprof replay TRACE -o FILE' makes one of it)"
+			       : "a pathprof trace ('pathprof replay' reads it)";
+	case PP__FILE_CAPTURE:
+		return want == PP__FILE_PROFILE ? "a pathprof capture, not a profile ('pathprof capture "
+						  "replay' replays its calls)"
+						: "a pathprof capture, not a trace ('pathprof capture replay' "
+						  "replays its calls)";
+	default:
+		return NULL;
+	}
+}
+
 enum pp__file_kind pp__fd_kind(int fd)
 {
 	struct stat st;
 	char head[8];
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
 		return PP__FILE_NONE;
-	if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head)
-		return PP__FILE_OTHER;
-	if (!memcmp(head, PP_PROFILE_MAGIC, sizeof head))
-		return PP__FILE_PROFILE;
-	if (!memcmp(head, PP_TRACE_MAGIC, sizeof head))
-		return PP__FILE_TRACE;
-	if (!memcmp(head, PP_CAP_MAGIC, sizeof head))
-		return PP__FILE_CAPTURE;
-	return PP__FILE_OTHER;
+	ssize_t n = pread(fd, head, sizeof head, 0);
+	return pp__head_kind(head, n > 0 ? (size_t)n : 0);
 }
 
 enum pp__file_kind pp__file_kind(const char *path)

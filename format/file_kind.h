@@ -5,6 +5,8 @@
 #ifndef PP_FILE_KIND_H
 #define PP_FILE_KIND_H
 
+#include <stddef.h>
+
 enum pp__file_kind {
 	PP__FILE_NONE,    /* absent, empty, unreadable, or not a regular file
 			   * (/dev/null, a pipe): written at freely */
@@ -14,6 +16,12 @@ enum pp__file_kind {
 	PP__FILE_OTHER,   /* anything else */
 };
 
+/* Of a file whose first n bytes are head (n < 8: PP__FILE_OTHER). */
+enum pp__file_kind pp__head_kind(const void *head, size_t n);
+/* What a reader expecting one kind says of a file of another, after
+ * "<file>: ": "a pathprof trace, not a profile ('pathprof replay' makes one
+ * of it)", or NULL when the file is of no kind pathprof writes. */
+const char *pp__file_kind_hint(enum pp__file_kind got, enum pp__file_kind want);
 /* Of the open descriptor fd (read with pread: its offset stays). */
 enum pp__file_kind pp__fd_kind(int fd);
 /* Of the file at path. */

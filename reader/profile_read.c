@@ -4,6 +4,7 @@
 #include "input.h"
 #include "profile_impl.h"
 #include "crc32.h"
+#include "file_kind.h"
 
 #include <errno.h>
 #include <math.h>
@@ -340,8 +341,10 @@ static int parse(struct rd *r, pp_profile_t *p)
 	size_t size = r->size;
 	if (size == 0)
 		return fail(r, "empty file");
-	if (memcmp(b, PP_PROFILE_MAGIC, size < 8 ? size : 8))
-		return fail(r, "not a pathprof profile (bad magic)");
+	if (memcmp(b, PP_PROFILE_MAGIC, size < 8 ? size : 8)) {
+		const char *hint = pp__file_kind_hint(pp__head_kind(b, size), PP__FILE_PROFILE);
+		return fail(r, "%s", hint ? hint : "not a pathprof profile (bad magic)");
+	}
 	if (size < HEADER_LEN)
 		return fail(r, "truncated in the header at byte %zu", size);
 	uint32_t version = le32(b + 8), hlen = le32(b + 12);

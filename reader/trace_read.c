@@ -14,6 +14,7 @@
 #include "input.h"
 #include "trace_read.h"
 #include "crc32.h"
+#include "file_kind.h"
 
 static uint32_t get_u32(const uint8_t *p)
 {
@@ -353,7 +354,8 @@ static int load(pp_trace_t *tr, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (tr->size < PP_TRACE_HEADER || memcmp(tr->buf, PP_TRACE_MAGIC, 8) != 0) {
-		snprintf(err, errlen, "%s: not a pathprof trace (bad magic)", path);
+		const char *hint = pp__file_kind_hint(pp__head_kind(tr->buf, tr->size), PP__FILE_TRACE);
+		snprintf(err, errlen, "%s: %s", path, hint ? hint : "not a pathprof trace (bad magic)");
 		return -1;
 	}
 	uint32_t version = get_u32(tr->buf + 8), hlen = get_u32(tr->buf + 12);

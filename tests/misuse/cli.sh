@@ -177,6 +177,14 @@ rm -f sparse.bin lying.bin
 cmp -s want.paths got.paths || { echo "FAIL: report - differs from report FILE"; fails=$((fails + 1)); }
 head -c 100000 /dev/zero >zeros
 expect 1 "pathprof: -: not a pathprof profile (bad magic)" report - <zeros
+# A recording of another kind is named, with the command that reads it,
+# from a file and through a pipe.
+for cmd in "report" "merge -o m.pathprof a.pathprof" "diff a.pathprof"; do
+	# shellcheck disable=SC2086 # cmd is words
+	expect 1 "pathprof: a.trace: a pathprof trace, not a profile ('pathprof replay TRACE -o FILE' makes one of it)" $cmd a.trace
+done
+expect 1 "pathprof: -: a pathprof trace, not a profile ('pathprof replay TRACE -o FILE' makes one of it)" report - <a.trace
+expect 1 "pathprof: a.pathprof: a pathprof profile, not a trace ('pathprof report' reads it)" replay a.pathprof -o r.pathprof
 
 [ "$fails" -eq 0 ] || { echo "cli.sh: $fails check(s) failed"; exit 1; }
 echo "cli.sh: ok"
