@@ -24,24 +24,20 @@ enum pp__file_kind pp__head_kind(const void *head, size_t n)
 
 const char *pp__file_kind_hint(enum pp__file_kind got, enum pp__file_kind want)
 {
-	if (got == want)
+	/* [got][want is profile, trace, anything else] */
+	static const char *const hint[3][3] = {
+		{ NULL, "a pathprof profile, not a trace ('pathprof report' reads it)",
+		  "a pathprof profile ('pathprof report' reads it)" },
+		{ "a pathprof trace, not a profile ('pathprof replay TRACE -o FILE' makes one of it)", NULL,
+		  "a pathprof trace ('pathprof replay TRACE -o FILE' makes a profile of it)" },
+		{ "a pathprof capture, not a profile ('pathprof capture replay' replays its calls)",
+		  "a pathprof capture, not a trace ('pathprof capture replay' replays its calls)",
+		  "a pathprof capture ('pathprof capture replay' replays its calls)" },
+	};
+	if (got < PP__FILE_PROFILE || got > PP__FILE_CAPTURE || got == want)
 		return NULL;
-	switch (got) {
-	case PP__FILE_PROFILE:
-		return want == PP__FILE_TRACE ? "a pathprof profile, not a trace ('pathprof report' reads it)"
-					      : "a pathprof profile ('pathprof report' reads it)";
-	case PP__FILE_TRACE:
-		return want == PP__FILE_PROFILE
-			       ? "a pathprof trace, not a profile ('pathprof replay TRACE -o FILE' makes one of it)"
-			       : "a pathprof trace ('pathprof replay' reads it)";
-	case PP__FILE_CAPTURE:
-		return want == PP__FILE_PROFILE ? "a pathprof capture, not a profile ('pathprof capture "
-						  "replay' replays its calls)"
-						: "a pathprof capture, not a trace ('pathprof capture replay' "
-						  "replays its calls)";
-	default:
-		return NULL;
-	}
+	int w = want == PP__FILE_PROFILE ? 0 : want == PP__FILE_TRACE ? 1 : 2;
+	return hint[got - PP__FILE_PROFILE][w];
 }
 
 enum pp__file_kind pp__fd_kind(int fd)

@@ -18,9 +18,10 @@ enum pp__file_kind {
 
 /* Of a file whose first n bytes are head (n < 8: PP__FILE_OTHER). */
 enum pp__file_kind pp__head_kind(const void *head, size_t n);
-/* What a reader expecting one kind says of a file of another, after
- * "<file>: ": "a pathprof trace, not a profile ('pathprof replay' makes one
- * of it)", or NULL when the file is of no kind pathprof writes. */
+/* What a reader expecting one kind (PP__FILE_OTHER: a live segment) says
+ * of a file of another, after "<file>: ": "a pathprof trace, not a profile
+ * ('pathprof replay TRACE -o FILE' makes one of it)"; NULL when the file
+ * is of no kind pathprof writes, or of the one expected. */
 const char *pp__file_kind_hint(enum pp__file_kind got, enum pp__file_kind want);
 /* Of the open descriptor fd (read with pread: its offset stays). */
 enum pp__file_kind pp__fd_kind(int fd);

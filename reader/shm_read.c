@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_kind.h"
 #include "map.h"
 #include "profile_impl.h"
 #include "profile_merge.h"
@@ -77,8 +78,10 @@ int pp__shm_check(const pp__shm_view_t *v, char *err, size_t errlen)
 	if (v->size < sizeof *h)
 		return fail(err, errlen, "%s: truncated: %zu bytes, a segment header needs %zu", o,
 			    v->size, sizeof *h);
-	if (memcmp(h->magic, PP__SHM_MAGIC, 8))
-		return fail(err, errlen, "%s: not a pathprof live segment (bad magic)", o);
+	if (memcmp(h->magic, PP__SHM_MAGIC, 8)) {
+		const char *hint = pp__file_kind_hint(pp__head_kind(h->magic, 8), PP__FILE_OTHER);
+		return fail(err, errlen, "%s: %s", o, hint ? hint : "not a pathprof live segment (bad magic)");
+	}
 	if (h->version != PP__SHM_VERSION)
 		return fail(err, errlen, "%s: segment layout version %u, this pathprof reads version %u",
 			    o, h->version, PP__SHM_VERSION);
@@ -169,6 +172,11 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 		if (e == ENOENT && all_digits(target))
 			return fail(err, errlen, "%s: no live segment of process %s in /dev/shm (is "
 				    "it profiled, has a gate run, is PATHPROF_SHM off?)", target, target);
+		/* a recording in the current directory by that name */
+		const char *hint = e == ENOENT ? pp__file_kind_hint(pp__file_kind(target), PP__FILE_OTHER) : NULL;
+		if (hint)
+			return fail(err, errlen, "%s: no live segment of that name; the file %s is %s", v->object,
+				    target, hint);
 		if (e == ENOENT)
 			return fail(err, errlen, "%s: no live segment of that name in /dev/shm (is the "
 				    "program running with PATHPROF_SHM=%s?)", v->object, v->object + 1);

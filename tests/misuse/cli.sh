@@ -106,6 +106,9 @@ expect 127 "pathprof: run: cannot run '$work/no-such-program': No such file or d
 expect 1 "pathprof: /pp-misuse-none.pathprof: no live segment of that name in /dev/shm (is the program running with PATHPROF_SHM=pp-misuse-none.pathprof?)" \
 	top --once pp-misuse-none.pathprof
 expect 1 "pathprof: a/b: cannot open: No such file or directory" top --once a/b
+# a recording's file given to top: named, with the command that reads it
+expect 1 "pathprof: /a.pathprof: no live segment of that name; the file a.pathprof is a pathprof profile ('pathprof report' reads it)" \
+	top --once a.pathprof
 expect 1 "pathprof: recover: a/b: cannot open: No such file or directory" recover a/b
 expect 1 "pathprof: recover: /no-such-segment: no live segment of that name in /dev/shm (is the program running with PATHPROF_SHM=no-such-segment?)" recover no-such-segment
 expect 2 "pathprof: recover: expected one segment name, pid or file (see 'pathprof recover --help')" recover
@@ -185,6 +188,7 @@ for cmd in "report" "merge -o m.pathprof a.pathprof" "diff a.pathprof"; do
 done
 expect 1 "pathprof: -: a pathprof trace, not a profile ('pathprof replay TRACE -o FILE' makes one of it)" report - <a.trace
 expect 1 "pathprof: a.pathprof: a pathprof profile, not a trace ('pathprof report' reads it)" replay a.pathprof -o r.pathprof
+expect 1 "pathprof: ./a.trace: a pathprof trace ('pathprof replay TRACE -o FILE' makes a profile of it)" top --once ./a.trace
 
 [ "$fails" -eq 0 ] || { echo "cli.sh: $fails check(s) failed"; exit 1; }
 echo "cli.sh: ok"
