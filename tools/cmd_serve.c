@@ -487,6 +487,10 @@ static int listen_on(const char *addr)
 		cli_error("serve: --listen: '%s' is not HOST:PORT", addr);
 		return -2;
 	}
+	/* getaddrinfo takes "99999" and keeps its low 16 bits (34463) */
+	uint64_t port;
+	if (cli_parse_u64("serve: --listen: the port", colon + 1, 65535, &port) != 0)
+		return -2;
 	memcpy(host, addr, (size_t)(colon - addr));
 	host[colon - addr] = '\0';
 	char *h = host;

@@ -39,6 +39,12 @@ cp a.pathprof b.pathprof
 expect 2 "pathprof: unknown option '--frob' (see 'pathprof --help')" --frob
 expect 2 "pathprof: 'frob' is not a pathprof command (see 'pathprof --help')" frob
 expect 2 "pathprof: 'frob' is not a pathprof command (see 'pathprof --help')" help frob
+# serve --listen: HOST:PORT with a port getaddrinfo would wrap (99999 is 34463)
+if "$pp" serve --help >/dev/null 2>&1; then
+	expect 2 "pathprof: serve: --listen: '127.0.0.1' is not HOST:PORT" serve --listen 127.0.0.1
+	expect 2 "pathprof: serve: --listen: the port: '99999' is too large (at most 65535)" serve --listen 127.0.0.1:99999
+	expect 2 "pathprof: serve: --listen: the port: 'http' is not a non-negative integer" serve --listen 127.0.0.1:http
+fi
 
 # The same mistakes in every subcommand.
 for cmd in report diff merge top replay run; do
