@@ -58,14 +58,15 @@ static const char help_text[] =
 	"                 for pathprof-cc --exclude-functions=@FILE (cyg, raii);\n"
 	"                 'exclude': one line '!f,!g,...' for PATHPROF_FUNCTIONS or\n"
 	"                 PATHPROF_XRAY (an XRay build arms only the others: the\n"
-	"                 dropped cost nothing);\n"
+	"                 dropped cost nothing; '*' when nothing is dropped);\n"
 	"                 'keep': the kept functions, one glob a line, for\n"
 	"                 pathprof-cc --via=plugin --plugin-list=FILE;\n"
 	"                 'gcc': one line 'f,g,...' for gcc's\n"
 	"                 -finstrument-functions-exclude-function-list, which\n"
 	"                 matches substrings: standard error names the kept\n"
 	"                 functions a dropped name also drops; a name with a\n"
-	"                 comma is left out (it stays gated)\n"
+	"                 comma is left out (it stays gated); pathprof-cc leaves\n"
+	"                 out the flag given empty (nothing dropped)\n"
 	"  --previous LIST\n"
 	"                 the list (same --format) a first select wrote, when\n"
 	"                 PROFILE is of the program rebuilt (XRay: re-armed) with\n"
@@ -396,6 +397,10 @@ int cmd_select(int argc, char **argv)
 				put_name(o, format, &first, &p, rows, n, drop, extra[i]);
 		if ((!strcmp(format, "exclude") || !strcmp(format, "gcc")) && !first)
 			fputc('\n', o);
+		/* nothing dropped: every function, where an empty PATHPROF_XRAY
+		 * would arm none */
+		if (!strcmp(format, "exclude") && first)
+			fputs("*\n", o);
 		rc = cli_output_close(o, outpath);
 	}
 	/* the summary is of a list written: after an output error, that

@@ -64,6 +64,17 @@ if [ "$via" = raii ]; then
 	cmp -s drop.txt again.txt || fail "second pass: $(cat again.txt) for $(cat drop.txt)"
 	grep -q "^pathprof: select: 0 of 4 functions .*, with the list of drop.txt (0 of this profile's functions on it);" sel3.err ||
 		fail "second pass summary: $(cat sel3.err)"
+	# nothing to drop, without the first list: an empty list of names,
+	# which rebuilds with every gate; '*' as an exclude list (an empty
+	# PATHPROF_XRAY or PATHPROF_FUNCTIONS would select nothing)
+	"$pp" select rebuilt.pathprof >none.txt 2>/dev/null && [ ! -s none.txt ] || fail "nothing to drop: '$(cat none.txt)'"
+	[ "$("$pp" select rebuilt.pathprof --format exclude 2>/dev/null)" = '*' ] ||
+		fail "nothing to drop, exclude: '$("$pp" select rebuilt.pathprof --format exclude 2>&1)'"
+	"$wrapper" --via=raii --exclude-functions=@none.txt "$cc" -O2 "$src/bench/compensate.c" -o prog-none \
+		>build.log 2>&1 || fail "rebuild with an empty list: $(cat build.log)"
+	[ "$(nm prog-none | grep -c 'pp__site_')" = "$before" ] || fail "an empty list dropped gates"
+	PATHPROF_TIMING=on PATHPROF_FUNCTIONS='*' PATHPROF_OUT=star.pathprof ./prog >/dev/null || fail "run with '*'"
+	[ "$(nodes_of star.pathprof)" = "$(nodes_of all.pathprof)" ] || fail "'*' did not select every function"
 fi
 # --previous: the new list holds the old one's entries as written, then
 # what this profile adds (none here but the helper, which the old list

@@ -56,9 +56,19 @@ refuse "pathprof-cc: --exclude-functions=lex*: raii gates are matched by whole n
 	--via=raii --exclude-functions='lex*' gcc -c x.c -o out.o
 refuse "pathprof-cc: --exclude-functions=@missing.txt: cannot read missing.txt." \
 	--via=raii --exclude-functions=@missing.txt gcc -c x.c -o out.o
+# An empty list is `pathprof select` finding nothing to drop: nothing is
+# excluded, through the wrapper's @FILE or gcc's own flag (which gcc alone
+# refuses empty), and the function stays gated.
 : >empty.txt
-refuse "pathprof-cc: --exclude-functions=@empty.txt: the file names no function." \
-	--via=cyg --exclude-functions=@empty.txt gcc -c x.c -o out.o
+for form in "--exclude-functions=@empty.txt gcc" "gcc -finstrument-functions-exclude-function-list="; do
+	rm -f out.o
+	# shellcheck disable=SC2086 # $wrapper may be "sh FILE"; $form is words
+	if $wrapper --via=cyg $form -c x.c -o out.o 2>stderr && [ ! -s stderr ] &&
+		nm out.o | grep -q __cyg_profile_func_enter; then :; else
+		echo "FAIL: an empty list ($form): $(cat stderr)"
+		fails=$((fails + 1))
+	fi
+done
 if command -v clang >/dev/null 2>&1; then
 	refuse "pathprof-cc: --exclude-files needs gcc: clang has no -finstrument-functions-exclude-file-list (use --exclude-functions, or mark functions PP_NOINSTR)." \
 		--via=cyg --exclude-files=vendor/ clang -c x.c -o out.o
