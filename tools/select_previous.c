@@ -106,6 +106,9 @@ int pp__prev_load(pp__prev_list_t *l, const char *path, const char *format)
 	char why[256];
 	if (normalize(b, n, l->sep == '\n', path) != 0)
 		goto bad;
+	/* an exclude list that dropped nothing is '*' (every function) */
+	if (exclude && !strcmp(b, "*"))
+		*b = '\0';
 	if (!*b)
 		return 0;
 	if (!l->gcc && pp__select_check(b, l->sep, why, sizeof why) != 0) {

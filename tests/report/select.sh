@@ -70,6 +70,10 @@ if [ "$via" = raii ]; then
 	"$pp" select rebuilt.pathprof >none.txt 2>/dev/null && [ ! -s none.txt ] || fail "nothing to drop: '$(cat none.txt)'"
 	[ "$("$pp" select rebuilt.pathprof --format exclude 2>/dev/null)" = '*' ] ||
 		fail "nothing to drop, exclude: '$("$pp" select rebuilt.pathprof --format exclude 2>&1)'"
+	echo '*' >star.txt
+	[ "$("$pp" select rebuilt.pathprof --format exclude --previous star.txt 2>/dev/null)" = '*' ] &&
+		[ "$("$pp" select all.pathprof --format exclude --previous star.txt 2>/dev/null)" = "$list" ] ||
+		fail "'*' as --previous: $("$pp" select all.pathprof --format exclude --previous star.txt 2>&1)"
 	"$wrapper" --via=raii --exclude-functions=@none.txt "$cc" -O2 "$src/bench/compensate.c" -o prog-none \
 		>build.log 2>&1 || fail "rebuild with an empty list: $(cat build.log)"
 	[ "$(nm prog-none | grep -c 'pp__site_')" = "$before" ] || fail "an empty list dropped gates"
