@@ -5,6 +5,7 @@
  * program always exports a live segment, so a kill that leaves no profile
  * (SIGKILL, the OOM killer) is recovered from it (`pathprof recover`). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -41,7 +43,8 @@ static const char help_text[] =
 	"usage: pathprof run [options] [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM (built with a pathprof injector: see docs/getting-started-*.md),\n"
-	"then print the profile it wrote at exit. The exit status is PROGRAM's.\n"
+	"then print the profile it wrote at exit (its child processes write their own,\n"
+	"FILE.PID: one line counts them). The exit status is PROGRAM's.\n"
 	"\n"
 	"options:\n"
 	"  --out FILE        where the program writes its profile (PATHPROF_OUT;\n"
@@ -187,6 +190,58 @@ static int out_writable(const char *out)
 		cli_error("run: cannot write the profile %s: %s: %s", out, dir, strerror(errno));
 	free(dir);
 	return ok;
+}
+
+/* The profiles the program's child processes wrote during the run, beside
+ * the one reported: a fork's runtime writes NAME.PID (or, with %p, the
+ * name with its own pid). Said in one line, with how to add them up, where
+ * a report of the parent alone would leave them unseen. */
+static void children_note(const char *out, const char *file, const struct timespec *start)
+{
+	const char *pct = strstr(out, "%p");
+	size_t plen = pct ? (size_t)(pct - out) : strlen(file) + 1;
+	char *prefix = pct ? strndup(out, plen) : NULL;
+	if (!pct && asprintf(&prefix, "%s.", file) < 0)
+		prefix = NULL;
+	const char *suffix = pct ? pct + 2 : "";
+	if (!prefix || strchr(suffix, '/')) {
+		free(prefix);
+		return;
+	}
+	const char *slash = strrchr(prefix, '/');
+	char *dir = slash ? strndup(prefix, (size_t)(slash - prefix) + (slash == prefix)) : strdup(".");
+	const char *base = slash ? slash + 1 : prefix;
+	DIR *d = dir ? opendir(dir) : NULL;
+	unsigned n = 0;
+	size_t blen = strlen(base), slen = strlen(suffix);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		const char *name = e->d_name;
+		size_t len = strlen(name), digits;
+		if (len <= blen + slen || strncmp(name, base, blen) || strcmp(name + len - slen, suffix))
+			continue;
+		digits = strspn(name + blen, "0123456789");
+		if (digits != len - blen - slen)
+			continue;
+		char *path = NULL;
+		struct stat st;
+		if (asprintf(&path, "%s/%s", dir, name) < 0)
+			continue;
+		if (strcmp(path + (dir[0] == '.' && !dir[1] ? 2 : 0), file) && stat(path, &st) == 0 &&
+		    (st.st_mtim.tv_sec > start->tv_sec ||
+		     (st.st_mtim.tv_sec == start->tv_sec && st.st_mtim.tv_nsec >= start->tv_nsec)) &&
+		    pp__file_kind(path) == PP__FILE_PROFILE)
+			n++;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	/* with %p, the parent's own name matches the glob too */
+	if (n)
+		fprintf(stderr, "pathprof: its child processes wrote %u more profile%s, %s<pid>%s "
+			"('pathprof merge -o all.pathprof %s%s%s*%s' adds them up)\n",
+			n, n == 1 ? "" : "s", prefix, suffix, pct ? "" : file, pct ? "" : " ", prefix, suffix);
+	free(dir);
+	free(prefix);
 }
 
 /* Did the program leave its live segment (/name) behind? glibc keeps POSIX
@@ -540,6 +595,10 @@ int cmd_run(int argc, char **argv)
 	offcpu.seg_tmpl = seg_tmpl;
 
 	pid_t pid = 0;
+	/* the clock file times come from (coarse: a precise reading can be
+	 * after the mtime of a file written a moment later) */
+	struct timespec started;
+	clock_gettime(CLOCK_REALTIME_COARSE, &started);
 	int status = run_child(prog, &pid, &offcpu);
 	char *file = pid ? expand_pid(out, pid) : NULL;
 	char *seg = pid && seg_tmpl ? expand_pid(seg_tmpl, pid) : NULL;
@@ -593,6 +652,7 @@ int cmd_run(int argc, char **argv)
 		if (rc == CLI_OK && (!format || !strcmp(format, "text")))
 			fprintf(stderr, "pathprof: profile kept in %s ('pathprof report %s' shows it again)\n",
 				file, file);
+		children_note(out, file, &started);
 	} else if (pid && status < 126) {
 		cli_error("run: '%s' wrote no profile to %s: was it built with a pathprof injector "
 			  "(pathprof-cc --via=..., docs/guides/getting-started-cyg.md) and did any gate run?",

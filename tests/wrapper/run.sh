@@ -92,6 +92,34 @@ expect "bad --format" 2 $? err "pathprof: run: --format: 'pdf' is not 'text', 'j
 "$pathprof" run >out 2>err
 expect "no program" 2 $? err "pathprof: run: no program given (see 'pathprof run --help')"
 
+# Child processes' profiles (NAME.PID, or the %p name with their pid):
+# counted in one line with how to add them up; an earlier run's are not
+cat >forks.c <<'EOC'
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int work(int k) { return k + 1; }
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < atoi(argv[1]); i++)
+		if (fork() == 0)
+			return work(i) - i - 1;
+	while (wait(NULL) > 0)
+		;
+	return work(0) - 1;
+}
+EOC
+"$wrapper" --via=cyg gcc -O0 forks.c -o forks || fail "build forks"
+"$pathprof" run --format paths ./forks 2 >out 2>err
+expect "children" 0 $? err "pathprof: its child processes wrote 2 more profiles, forks.pathprof.<pid> ('pathprof merge -o all.pathprof forks.pathprof forks.pathprof.*' adds them up)"
+"$pathprof" run --format paths ./forks 1 >out 2>err
+expect "one child, two older" 0 $? err "pathprof: its child processes wrote 1 more profile, forks.pathprof.<pid> ('pathprof merge -o all.pathprof forks.pathprof forks.pathprof.*' adds them up)"
+"$pathprof" merge -o all.pathprof forks.pathprof forks.pathprof.* && "$pathprof" report --format paths all.pathprof >out ||
+	fail "children: merge"
+[ "$(cat out)" = "4|main>work" ] || fail "children: merged $(cat out)"
+"$pathprof" run --out 'o.%p.pathprof' --format paths ./forks 3 >out 2>err
+expect "children with %p" 0 $? err "pathprof: its child processes wrote 3 more profiles, o.<pid>.pathprof ('pathprof merge -o all.pathprof o.*.pathprof' adds them up)"
+
 # A profiled program in which no gate runs: the report says so, not just 0
 printf '%s\n' '__attribute__((no_instrument_function)) int main(void) { return 0; }' >nogate.c
 "$wrapper" --via=cyg gcc -O0 nogate.c -o nogate || fail "build nogate"
