@@ -11,6 +11,13 @@
 script=select
 # shellcheck source=tests/report/via_common.sh
 . "$(dirname "$0")/via_common.sh"
+# selects WANT ARGS...: `pathprof select ARGS` prints exactly WANT
+selects() {
+	want=$1
+	shift
+	got=$("$pp" select "$@" 2>/dev/null)
+	[ "$got" = "$want" ] || fail "select $*: '$got', want '$want': $("$pp" select "$@" 2>&1 >/dev/null)"
+}
 "$wrapper" --via="$via" $extra "$cc" -O2 "$src/bench/compensate.c" -o prog >build.log 2>&1 || fail "build: $(cat build.log)"
 PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_OUT=all.pathprof ./prog >/dev/null || fail "run"
 "$pp" select all.pathprof >drop.txt 2>sel.err || fail "select: $(cat sel.err)"
@@ -43,8 +50,7 @@ case " $nodes " in *helper*) fail "helper still gated: $nodes" ;; esac
 # list as it was (a run that selects at run time measures no gate cost)
 if [ "$via" = xray ]; then
 	printf '%s\n' "$list" >xl.txt
-	[ "$("$pp" select sel.pathprof --format exclude --previous xl.txt 2>sel4.err)" = "$list" ] ||
-		fail "xray second pass: $(cat sel4.err)"
+	selects "$list" sel.pathprof --format exclude --previous xl.txt
 fi
 [ "$nodes" = "main main>long_spins main>long_spins>spin main>many_calls" ] || fail "nodes: $nodes"
 # raii: the list rebuilds the program without the dropped gates, which the
@@ -68,12 +74,10 @@ if [ "$via" = raii ]; then
 	# which rebuilds with every gate; '*' as an exclude list (an empty
 	# PATHPROF_XRAY or PATHPROF_FUNCTIONS would select nothing)
 	"$pp" select rebuilt.pathprof >none.txt 2>/dev/null && [ ! -s none.txt ] || fail "nothing to drop: '$(cat none.txt)'"
-	[ "$("$pp" select rebuilt.pathprof --format exclude 2>/dev/null)" = '*' ] ||
-		fail "nothing to drop, exclude: '$("$pp" select rebuilt.pathprof --format exclude 2>&1)'"
+	selects '*' rebuilt.pathprof --format exclude
 	echo '*' >star.txt
-	[ "$("$pp" select rebuilt.pathprof --format exclude --previous star.txt 2>/dev/null)" = '*' ] &&
-		[ "$("$pp" select all.pathprof --format exclude --previous star.txt 2>/dev/null)" = "$list" ] ||
-		fail "'*' as --previous: $("$pp" select all.pathprof --format exclude --previous star.txt 2>&1)"
+	selects '*' rebuilt.pathprof --format exclude --previous star.txt
+	selects "$list" all.pathprof --format exclude --previous star.txt
 	"$wrapper" --via=raii --exclude-functions=@none.txt "$cc" -O2 "$src/bench/compensate.c" -o prog-none \
 		>build.log 2>&1 || fail "rebuild with an empty list: $(cat build.log)"
 	[ "$(nm prog-none | grep -c 'pp__site_')" = "$before" ] || fail "an empty list dropped gates"
@@ -92,15 +96,12 @@ printf 'gone\nhelper\nspin\n' >prev.txt
 grep -q ", with the list of prev.txt (2 of this profile's functions on it);" sel2.err ||
 	fail "--previous summary: $(cat sel2.err)"
 printf '!gone,!spin\n' >prev.txt
-[ "$("$pp" select all.pathprof --format exclude --previous prev.txt 2>/dev/null)" = '!gone,!spin,!helper' ] ||
-	fail "--previous exclude: $("$pp" select all.pathprof --format exclude --previous prev.txt 2>&1)"
+selects '!gone,!spin,!helper' all.pathprof --format exclude --previous prev.txt
 printf 'gone,spin\n' >prev.txt
-[ "$("$pp" select all.pathprof --format gcc --previous prev.txt 2>/dev/null)" = 'gone,spin,helper' ] ||
-	fail "--previous gcc: $("$pp" select all.pathprof --format gcc --previous prev.txt 2>&1)"
+selects 'gone,spin,helper' all.pathprof --format gcc --previous prev.txt
 # gcc's entries drop by substring: 'help' already drops the helper
 printf 'help\n' >prev.txt
-[ "$("$pp" select all.pathprof --format gcc --previous prev.txt 2>/dev/null)" = 'help' ] ||
-	fail "--previous gcc substring: $("$pp" select all.pathprof --format gcc --previous prev.txt 2>&1)"
+selects help all.pathprof --format gcc --previous prev.txt
 printf 'main\nmany_*\nlong_spins\nhelper\ngone*\n' >prev.txt
 [ "$("$pp" select all.pathprof --format keep --previous prev.txt 2>/dev/null | head -1)" = "gone*" ] &&
 	[ "$("$pp" select all.pathprof --format keep --previous prev.txt 2>/dev/null | sort | tr '\n' ' ')" = "gone* long_spins main many_calls " ] ||
