@@ -40,7 +40,8 @@ const char *pp__file_kind_hint(enum pp__file_kind got, enum pp__file_kind want)
 	return hint[got - PP__FILE_PROFILE][w];
 }
 
-enum pp__file_kind pp__fd_kind(int fd)
+/* of the open descriptor fd (pread: its offset stays) */
+static enum pp__file_kind fd_kind(int fd)
 {
 	struct stat st;
 	char head[8];
@@ -55,7 +56,7 @@ enum pp__file_kind pp__file_kind(const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return PP__FILE_NONE;
-	enum pp__file_kind k = pp__fd_kind(fd);
+	enum pp__file_kind k = fd_kind(fd);
 	close(fd);
 	return k;
 }

@@ -23,8 +23,6 @@ enum pp__file_kind pp__head_kind(const void *head, size_t n);
  * ('pathprof replay TRACE -o FILE' makes one of it)"; NULL when the file
  * is of no kind pathprof writes, or of the one expected. */
 const char *pp__file_kind_hint(enum pp__file_kind got, enum pp__file_kind want);
-/* Of the open descriptor fd (read with pread: its offset stays). */
-enum pp__file_kind pp__fd_kind(int fd);
 /* Of the file at path. */
 enum pp__file_kind pp__file_kind(const char *path);
 

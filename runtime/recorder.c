@@ -310,13 +310,14 @@ void pp__trace_freeze(void)
  * destroy: either file is left untouched. */
 static int open_locked(const char *name)
 {
-	int f = open(name, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int f = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (f < 0)
 		return -1;
 	struct stat st;
 	enum pp__file_kind kind = PP__FILE_NONE;
+	/* read through a name of its own: this one may be write-only */
 	if (flock(f, LOCK_EX | LOCK_NB) != 0 || fstat(f, &st) != 0 ||
-	    ((kind = pp__fd_kind(f)) != PP__FILE_NONE && kind != PP__FILE_TRACE) || ftruncate(f, 0) != 0) {
+	    ((kind = pp__file_kind(name)) != PP__FILE_NONE && kind != PP__FILE_TRACE) || ftruncate(f, 0) != 0) {
 		if (kind != PP__FILE_NONE && kind != PP__FILE_TRACE)
 			errno = EEXIST;
 		int e = errno == EINTR ? EWOULDBLOCK : errno;

@@ -251,10 +251,11 @@ static int open_capture(char *path, size_t size)
 	for (unsigned k = 0; k < 1000; k++) {
 		if (k)
 			snprintf(path, size, "%.4080s.%u", want, k);
-		int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		int f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 		if (f < 0)
 			return -1;
-		enum pp__file_kind kind = pp__fd_kind(f);
+		/* read through a name of its own: this one may be write-only */
+		enum pp__file_kind kind = pp__file_kind(path);
 		if (kind != PP__FILE_NONE && kind != PP__FILE_CAPTURE) {
 			close(f);
 			continue;
