@@ -138,6 +138,12 @@ static int holds_recording(const char *path)
 	return k == PP__FILE_PROFILE || k == PP__FILE_TRACE || k == PP__FILE_CAPTURE;
 }
 
+char *cli_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+}
+
 /* path made absolute with its links resolved; one that does not exist yet
  * by its directory's. NULL when neither resolves. */
 static char *resolve(const char *path)
@@ -146,7 +152,7 @@ static char *resolve(const char *path)
 	if (r || errno != ENOENT)
 		return r;
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	char *dir = cli_dir_of(path);
 	char *d = dir ? realpath(dir, NULL) : NULL;
 	free(dir);
 	const char *base = slash ? slash + 1 : path;

@@ -86,6 +86,9 @@ int cli_report_format(const char *cmd, const char *word, int *format);
 /* Output of a command: path, or standard output when path is NULL or "-".
  * NULL (error printed) when it cannot be opened. */
 FILE *cli_output_open(const char *path);
+/* The directory part of path, allocated: "." when it has none, "/" for a
+ * name at the root. NULL when out of memory. */
+char *cli_dir_of(const char *path);
 /* Do paths a and b name one file (links resolved; either may not exist
  * yet)? */
 int cli_same_file(const char *a, const char *b);

@@ -170,7 +170,7 @@ static int out_writable(const char *out)
 		return 0;
 	}
 	/* The runtime never replaces a file that is not a profile (it writes
-	 * NAME.1 beside it, runtime/dump.c), where this command would then
+	 * NAME.1 beside it, runtime/out_claim.c), where this command would then
 	 * look for the profile: said before the program starts. */
 	enum pp__file_kind kind = exists ? pp__file_kind(out) : PP__FILE_NONE;
 	if (kind != PP__FILE_NONE && kind != PP__FILE_PROFILE) {
@@ -179,8 +179,7 @@ static int out_writable(const char *out)
 			  out);
 		return 0;
 	}
-	const char *slash = strrchr(out, '/');
-	char *dir = !slash ? strdup(".") : strndup(out, slash == out ? 1 : (size_t)(slash - out));
+	char *dir = cli_dir_of(out);
 	if (!dir || strstr(dir, "%p")) {
 		free(dir);
 		return 1; /* the runtime reports what goes wrong there */
@@ -209,24 +208,23 @@ static void children_note(const char *out, const char *file, const struct timesp
 		return;
 	}
 	const char *slash = strrchr(prefix, '/');
-	char *dir = slash ? strndup(prefix, (size_t)(slash - prefix) + (slash == prefix)) : strdup(".");
+	char *dir = cli_dir_of(prefix);
 	const char *base = slash ? slash + 1 : prefix;
 	DIR *d = dir ? opendir(dir) : NULL;
 	unsigned n = 0;
 	size_t blen = strlen(base), slen = strlen(suffix);
 	for (struct dirent *e; d && (e = readdir(d));) {
 		const char *name = e->d_name;
-		size_t len = strlen(name), digits;
-		if (len <= blen + slen || strncmp(name, base, blen) || strcmp(name + len - slen, suffix))
-			continue;
-		digits = strspn(name + blen, "0123456789");
-		if (digits != len - blen - slen)
+		size_t len = strlen(name);
+		/* base, then a pid, then suffix */
+		if (len <= blen + slen || strncmp(name, base, blen) || strcmp(name + len - slen, suffix) ||
+		    strspn(name + blen, "0123456789") != len - blen - slen)
 			continue;
 		char *path = NULL;
 		struct stat st;
 		if (asprintf(&path, "%s/%s", dir, name) < 0)
 			continue;
-		if (strcmp(path + (dir[0] == '.' && !dir[1] ? 2 : 0), file) && stat(path, &st) == 0 &&
+		if (!cli_same_file(path, file) && stat(path, &st) == 0 &&
 		    (st.st_mtim.tv_sec > start->tv_sec ||
 		     (st.st_mtim.tv_sec == start->tv_sec && st.st_mtim.tv_nsec >= start->tv_nsec)) &&
 		    pp__file_kind(path) == PP__FILE_PROFILE)
