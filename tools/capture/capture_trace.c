@@ -105,7 +105,7 @@ static int param_kind_ok(int k, int in_cb)
 	if (in_cb)
 		return k == PP_CAP_SINT || k == PP_CAP_UINT || k == PP_CAP_FLOAT || k == PP_CAP_STR ||
 		       k == PP_CAP_HANDLE || k == PP_CAP_OPAQUE || k == PP_CAP_STRV;
-	return k >= PP_CAP_SINT && k <= PP_CAP_TAIL_OUT;
+	return (k >= PP_CAP_SINT && k <= PP_CAP_TAIL_OUT) || k == PP_CAP_REF;
 }
 
 static int ret_kind_ok(int k, int in_cb)
@@ -158,6 +158,10 @@ static int read_kinds(pp__cap_reader_t *r, pp_cap_sig_t *sig, pp_cap_sig_t *cbs,
 		if (!param_kind_ok(sig->kind[i], in_cb) || !size_ok(sig->kind[i], (uint32_t)aux) ||
 		    aux > UINT32_MAX || filled > UINT32_MAX)
 			return bad(r, 0, "a parameter of an unknown kind or size");
+		/* a ref's filled is the kind it points to */
+		if (sig->kind[i] == PP_CAP_REF && ((filled != PP_CAP_SINT && filled != PP_CAP_UINT &&
+						    filled != PP_CAP_FLOAT) || !size_ok((int)filled, (uint32_t)aux)))
+			return bad(r, 0, "a ref to an unknown kind or size");
 		sig->aux[i] = (uint32_t)aux;
 		sig->filled[i] = (uint32_t)filled;
 		if (sig->kind[i] == PP_CAP_CALLBACK) {
@@ -275,6 +279,22 @@ static int get_value(pp__cap_reader_t *r, int k, int after, pp__cap_val_t *v)
 	return bad(r, 0, "a value of an unknown kind");
 }
 
+/* A ref's value, before or after the call: NULL, or the scalar of kind
+ * sk it points to. */
+static int get_ref(pp__cap_reader_t *r, int sk, pp__cap_val_t *v)
+{
+	pp__cap_val_t x;
+	memset(v, 0, sizeof *v);
+	if (get_present(r, v) != 0)
+		return -1;
+	if (!v->present)
+		return 0;
+	if (get_value(r, sk, 0, &x) != 0)
+		return -1;
+	v->u = x.u;
+	return 0;
+}
+
 /* One invocation of a callback of s at r->pos: 1, 0 at the list's end, -1. */
 static int get_inv(pp__cap_reader_t *r, const pp_cap_sig_t *s, pp__cap_inv_t *inv)
 {
@@ -309,7 +329,8 @@ static int read_call(pp__cap_reader_t *r, pp__cap_rec_t *rec)
 		return bad(r, 0, "a call of a function not declared before it");
 	const pp_cap_sig_t *s = &r->fns[rec->fn - 1]->sig;
 	for (int i = 0; i < s->nparams; i++)
-		if (get_value(r, s->kind[i], 0, &rec->in[i]) != 0)
+		if ((s->kind[i] == PP_CAP_REF ? get_ref(r, (int)s->filled[i], &rec->in[i])
+					      : get_value(r, s->kind[i], 0, &rec->in[i])) != 0)
 			return -1;
 	rec->inv_pos = r->pos;
 	rec->ninv = 0;
@@ -324,15 +345,22 @@ static int read_call(pp__cap_reader_t *r, pp__cap_rec_t *rec)
 	if (get_value(r, s->ret, 1, &rec->ret) != 0)
 		return -1;
 	for (int i = 0; i < s->nparams; i++) {
-		int k = s->kind[i];
 		memset(&rec->out[i], 0, sizeof rec->out[i]);
-		int after = k == PP_CAP_HANDLE_OUT || k == PP_CAP_BUF_OUT ||
-			    ((k == PP_CAP_STR_OUT || k == PP_CAP_TAIL_OUT) && rec->in[i].present);
-		if (after && get_value(r, k, 1, &rec->out[i]) != 0)
+		if (!pp__cap_has_out(s, i, rec))
+			continue;
+		if ((s->kind[i] == PP_CAP_REF ? get_ref(r, (int)s->filled[i], &rec->out[i])
+					      : get_value(r, s->kind[i], 1, &rec->out[i])) != 0)
 			return -1;
 	}
 	r->calls++;
 	return 0;
+}
+
+int pp__cap_has_out(const pp_cap_sig_t *s, int i, const pp__cap_rec_t *rec)
+{
+	int k = s->kind[i];
+	return k == PP_CAP_HANDLE_OUT || k == PP_CAP_BUF_OUT || k == PP_CAP_REF ||
+	       ((k == PP_CAP_STR_OUT || k == PP_CAP_TAIL_OUT) && rec->in[i].present);
 }
 
 int pp__cap_next_inv(const pp__cap_reader_t *r, const pp_cap_sig_t *s, size_t *pos, pp__cap_inv_t *inv)

@@ -69,6 +69,11 @@ void pp__cap_close(pp__cap_reader_t *r);
  * with why set. */
 int pp__cap_next(pp__cap_reader_t *r, pp__cap_rec_t *rec);
 
+/* Does parameter i of a call of s (its values before the call in rec)
+ * have a value after the call too: an out handle, buffer, string or tail
+ * (a string or tail only when a place for it was passed), a ref. */
+int pp__cap_has_out(const pp_cap_sig_t *s, int i, const pp__cap_rec_t *rec);
+
 /* The invocation at *pos of a call of s (read and checked by pp__cap_next
  * already): 1 and *pos moved past it, 0 at the end of the call's list. */
 int pp__cap_next_inv(const pp__cap_reader_t *r, const pp_cap_sig_t *s, size_t *pos, pp__cap_inv_t *inv);

@@ -93,8 +93,12 @@ static const char help_text[] =
 	"                       tail FUNCTION PARAM STRING     set to a point in STRING\n"
 	"                       retbuf FUNCTION LENGTH_FN      returns LENGTH_FN(same\n"
 	"                                                      arguments) bytes\n"
+	"                       ref FUNCTION PARAM             one integer or float it reads\n"
+	"                                                      or writes (a size_t *len)\n"
 	"                     (LENGTH, CAP, COUNT: an integer parameter or a number;\n"
-	"                     a callback's parameters: FUNCTION/PARAM p0, p1, ...)\n"
+	"                     LENGTH, CAP, FILLED may name a ref: its value before\n"
+	"                     the call, after it for FILLED; a callback's\n"
+	"                     parameters: FUNCTION/PARAM p0, p1, ...)\n"
 	"  -o FILE            where to write the shim\n"
 	"  --wrap FLAGS_FILE  for a static library: write __wrap_ functions calling\n"
 	"                     __real_ ones, and into FLAGS_FILE the linker flags\n"
@@ -199,7 +203,12 @@ int cmd_capture_gen(int argc, char **argv)
 		char *slash = strchr(fn, '/'); /* a callback's parameter: its function */
 		if (slash)
 			*slash = 0;
-		if (!spec.rules[i].used && pp__select_name(globs, ',', fn)) {
+		/* a refused function's parameters after the one refused were
+		 * never looked up: its refusal is what to say */
+		int refused = 0;
+		for (size_t k = 0; k < w.n; k++)
+			refused |= w.fns[k].why && !strcmp(w.fns[k].name, fn);
+		if (!spec.rules[i].used && !refused && pp__select_name(globs, ',', fn)) {
 			cli_error("capture gen: %s:%d: %s has no parameter '%s'%s", w.specpath, spec.rules[i].line,
 				  spec.rules[i].fn, spec.rules[i].param,
 				  slash ? " (or the function does not take that callback)" : "");

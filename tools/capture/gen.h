@@ -13,7 +13,7 @@
 
 /* ---- the spec file: one rule a line ---- */
 enum spec_what { SPEC_FREE, SPEC_IN, SPEC_OUT, SPEC_CALLBACK, SPEC_OPAQUE, SPEC_STRINGS, SPEC_OUTSTR,
-		 SPEC_TAIL, SPEC_RETBUF };
+		 SPEC_TAIL, SPEC_RETBUF, SPEC_REF };
 typedef struct spec_rule {
 	int what;
 	/* fn: a function, or FUNCTION/CALLBACK for a callback's parameters;

@@ -18,9 +18,10 @@ static const char *describe(char *buf, size_t n, int k, uint32_t size)
 {
 	static const char *const names[] = { "nothing", "signed integer", "unsigned integer", "float",
 		"string", "handle", "out handle", "input buffer", "output buffer", "freed handle",
-		"opaque pointer", "callback", "string array", "out string", "tail", "returned buffer" };
+		"opaque pointer", "callback", "string array", "out string", "tail", "returned buffer",
+		"pointer to one value" };
 	const char *name = k >= 0 && k < (int)(sizeof names / sizeof names[0]) ? names[k] : "unknown kind";
-	if (k >= PP_CAP_SINT && k <= PP_CAP_FLOAT)
+	if ((k >= PP_CAP_SINT && k <= PP_CAP_FLOAT) || k == PP_CAP_REF)
 		snprintf(buf, n, "%s %u-byte %s", size == 8 ? "an" : "a", size, name);
 	else
 		snprintf(buf, n, "%s %s", strchr("aeiou", name[0]) ? "an" : "a", name);

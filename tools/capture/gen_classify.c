@@ -73,8 +73,10 @@ static int param_index(const fn_t *f, const char *name)
 	return -1;
 }
 
-/* A length of the spec: an integer parameter (its name in C, its index) or
- * a number; "return" for a filled length. -1 when it is neither. */
+/* A length of the spec: an integer parameter (its name in C, its index), a
+ * ref to an integer (the value it points to: the shim reads it before the
+ * call for a length or capacity, after it for a filled length) or a
+ * number; "return" for a filled length. -1 when it is none of these. */
 static int length_of(const fn_t *f, const char *w, int allow_return, char *expr, size_t n, uint32_t *aux)
 {
 	char *end;
@@ -90,6 +92,11 @@ static int length_of(const fn_t *f, const char *w, int allow_return, char *expr,
 		return 0;
 	}
 	int i = param_index(f, w);
+	if (i >= 0 && f->p[i].kind == PP_CAP_REF && f->p[i].filled != PP_CAP_FLOAT) {
+		snprintf(expr, n, "(%s ? *%s : 0)", f->p[i].name, f->p[i].name);
+		*aux = (uint32_t)i;
+		return 0;
+	}
 	if (i < 0 || (f->p[i].kind != PP_CAP_UINT && f->p[i].kind != PP_CAP_SINT))
 		return -1;
 	snprintf(expr, n, "%s", f->p[i].name);
@@ -151,6 +158,14 @@ static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 		case SPEC_OPAQUE:
 			p->kind = PP_CAP_OPAQUE;
 			return;
+		case SPEC_REF:
+			p->kind = PP_CAP_REF;
+			p->filled = (uint32_t)scalar_kind(toc);
+			p->size = p->aux = (uint32_t)clang_Type_getSizeOf(toc);
+			if (scalar_kind(toc) < 0)
+				f->why = whyf("%s:%d: parameter %s is a %s, not a pointer to an integer or a "
+					      "float", sf, r->line, p->name, p->type);
+			return;
 		case SPEC_STRINGS: case SPEC_OUTSTR: case SPEC_TAIL:
 			if (!is_char_pp(toc)) {
 				f->why = whyf("%s:%d: parameter %s is a %s, not a pointer to a char pointer", sf,
@@ -175,6 +190,12 @@ static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 	} else if (fnptr) {
 		f->why = whyf("parameter %s is a function pointer (%s): if the library calls it only during "
 			      "the call, say 'callback %s %s'", p->name, p->type, f->name, p->name);
+	} else if (scalar_kind(toc) >= 0 && !is_char(toc)) {
+		/* one value or an array of them: only the spec can say */
+		f->why = whyf("parameter %s is a %s: say in the spec what it points to ('ref %s %s' for "
+			      "one value the call reads or writes, 'in %s %s LENGTH', 'out %s %s CAPACITY "
+			      "FILLED')", p->name, p->type, f->name, p->name, f->name, p->name, f->name,
+			      p->name);
 	} else {
 		f->why = whyf("parameter %s is a %s: say in the spec what it points to ('in %s %s LENGTH', "
 			      "'out %s %s CAPACITY FILLED', 'opaque %s %s', ...)", p->name, p->type, f->name,
@@ -204,15 +225,15 @@ static void lengths(fn_t *f, spec_t *sp)
 			continue;
 		}
 		if (length_of(f, r->len, 0, p->len, sizeof p->len, &p->aux) != 0) {
-			f->why = whyf("%s:%d: '%s' is not a number or an integer parameter of %s", sf, r->line,
-				      r->len, f->name);
+			f->why = whyf("%s:%d: '%s' is not a number or an integer parameter or ref of %s", sf,
+				      r->line, r->len, f->name);
 			break;
 		}
 		if (p->kind == PP_CAP_BUF_OUT) {
 			const char *w = !strcmp(r->filled, "capacity") ? r->len : r->filled;
 			if (length_of(f, w, 1, p->fill, sizeof p->fill, &p->filled) != 0)
 				f->why = whyf("%s:%d: '%s' is not 'return', 'capacity', a number or an integer "
-					      "parameter of %s", sf, r->line, r->filled, f->name);
+					      "parameter or ref of %s", sf, r->line, r->filled, f->name);
 		}
 	}
 }

@@ -53,13 +53,35 @@ static void emit_sig(FILE *o, const fn_t *f)
 	fputs("};\n", o);
 }
 
+/* Record the scalar of kind k (size n) the C expression v gives. */
+static void emit_scalar(FILE *o, int k, uint32_t n, const char *v)
+{
+	switch (k) {
+	case PP_CAP_SINT: fprintf(o, "pp_cap_sint(c, (int64_t)%s);\n", v); break;
+	case PP_CAP_UINT: fprintf(o, "pp_cap_uint(c, (uint64_t)%s);\n", v); break;
+	case PP_CAP_FLOAT: fprintf(o, "pp_cap_float(c, (double)%s, %u);\n", v, n); break;
+	}
+}
+
+/* A ref: NULL or not, and the value it points to (before the call and
+ * again after it). */
+static void emit_ref(FILE *o, const param_t *p)
+{
+	char v[80];
+	snprintf(v, sizeof v, "*%s", p->name);
+	fprintf(o, "\tpp_cap_present(c, (const void *)%s);\n\tif (%s)\n\t\t", p->name, p->name);
+	emit_scalar(o, (int)p->filled, p->size, v);
+}
+
 /* Record parameter p (value before the call). */
 static void emit_in(FILE *o, const param_t *p)
 {
 	switch (p->kind) {
-	case PP_CAP_SINT: fprintf(o, "\tpp_cap_sint(c, (int64_t)%s);\n", p->name); break;
-	case PP_CAP_UINT: fprintf(o, "\tpp_cap_uint(c, (uint64_t)%s);\n", p->name); break;
-	case PP_CAP_FLOAT: fprintf(o, "\tpp_cap_float(c, (double)%s, %u);\n", p->name, p->size); break;
+	case PP_CAP_SINT: case PP_CAP_UINT: case PP_CAP_FLOAT:
+		fputc('\t', o);
+		emit_scalar(o, p->kind, p->size, p->name);
+		break;
+	case PP_CAP_REF: emit_ref(o, p); break;
 	case PP_CAP_STR: fprintf(o, "\tpp_cap_str(c, (const char *)%s);\n", p->name); break;
 	case PP_CAP_HANDLE: fprintf(o, "\tpp_cap_handle(c, %s);\n", p->name); break;
 	case PP_CAP_HANDLE_FREE: fprintf(o, "\tpp_cap_free(c, %s);\n", p->name); break;
@@ -79,9 +101,10 @@ static void emit_in(FILE *o, const param_t *p)
 static void emit_ret(FILE *o, const fn_t *f, const char *args)
 {
 	switch (f->ret_kind) {
-	case PP_CAP_SINT: fputs("\tpp_cap_sint(c, (int64_t)r);\n", o); break;
-	case PP_CAP_UINT: fputs("\tpp_cap_uint(c, (uint64_t)r);\n", o); break;
-	case PP_CAP_FLOAT: fprintf(o, "\tpp_cap_float(c, (double)r, %u);\n", f->ret_size); break;
+	case PP_CAP_SINT: case PP_CAP_UINT: case PP_CAP_FLOAT:
+		fputc('\t', o);
+		emit_scalar(o, f->ret_kind, f->ret_size, "r");
+		break;
 	case PP_CAP_STR: fputs("\tpp_cap_str(c, (const char *)r);\n", o); break;
 	case PP_CAP_HANDLE: fputs("\tpp_cap_new_handle(c, r);\n", o); break;
 	case PP_CAP_BUF_RET:
@@ -183,6 +206,11 @@ void emit_fn(FILE *o, const fn_t *f, int wrap)
 		fputs("\tif (!c)\n\t\treturn;\n", o);
 	for (int i = 0; i < f->nparams; i++)
 		emit_in(o, &f->p[i]);
+	/* an out buffer's capacity as the caller offered it (a ref holds
+	 * another length once the call has written it) */
+	for (int i = 0; i < f->nparams; i++)
+		if (f->p[i].kind == PP_CAP_BUF_OUT)
+			fprintf(o, "\tsize_t cap_%d = (size_t)(%s);\n", i, f->p[i].len);
 	for (int i = 0; i < f->nparams; i++)
 		if (f->p[i].cb) {
 			ident(cid, sizeof cid, f->p[i].cb->name);
@@ -200,9 +228,11 @@ void emit_fn(FILE *o, const fn_t *f, int wrap)
 		if (p->kind == PP_CAP_HANDLE_OUT)
 			fprintf(o, "\tpp_cap_new_handle(c, %s ? (const void *)*%s : NULL);\n", p->name, p->name);
 		else if (p->kind == PP_CAP_BUF_OUT)
-			fprintf(o, "\t{\n\t\tsize_t n = (size_t)(%s), cap = (size_t)(%s);\n"
-				   "\t\tpp_cap_buf(c, %s, n < cap ? n : cap);\n\t}\n",
-				p->fill, p->len, p->name);
+			fprintf(o, "\t{\n\t\tsize_t n = (size_t)(%s);\n"
+				   "\t\tpp_cap_buf(c, %s, n < cap_%d ? n : cap_%d);\n\t}\n",
+				p->fill, p->name, i, i);
+		else if (p->kind == PP_CAP_REF)
+			emit_ref(o, p);
 		else if (p->kind == PP_CAP_STR_OUT)
 			fprintf(o, "\tif (%s)\n\t\tpp_cap_str(c, *%s);\n", p->name, p->name);
 		else if (p->kind == PP_CAP_TAIL_OUT)

@@ -167,19 +167,45 @@ static int is_int(int k)
 	return k == PP_CAP_SINT || k == PP_CAP_UINT;
 }
 
-/* A length a signature names: a parameter's value, a constant, the return. */
-static uint64_t length(const pp_cap_sig_t *s, uint32_t a, const pp__cap_rec_t *c, uint64_t ret)
+/* A length a signature names: a parameter's value, a constant, the return,
+ * the value a ref points to: before the call as recorded (refs NULL), or
+ * as this call left it in refs (a filled length). */
+static uint64_t length(const pp_cap_sig_t *s, uint32_t a, const pp__cap_rec_t *c, uint64_t ret,
+		       const value_t *refs)
 {
 	if (a == PP_CAP_AUX_RETURN)
 		return ret;
 	if (a >= PP_CAP_AUX_CONST)
 		return a - PP_CAP_AUX_CONST;
-	if (a < s->nparams && is_int(s->kind[a])) {
-		uint64_t v = c->in[a].u;
-		uint32_t sz = s->aux[a];
-		return sz == 8 ? v : v & ((1ull << (8 * sz)) - 1);
+	int k = a < s->nparams ? s->kind[a] : PP_CAP_VOID;
+	if (k == PP_CAP_REF && is_int((int)s->filled[a]) && c->in[a].present)
+		k = (int)s->filled[a];
+	else if (!is_int(k))
+		return 0;
+	uint64_t v = refs && s->kind[a] == PP_CAP_REF ? pp__cap_int_at(&refs[a], k, s->aux[a]) : c->in[a].u;
+	uint32_t sz = s->aux[a];
+	return sz == 8 ? v : v & ((1ull << (8 * sz)) - 1);
+}
+
+/* A scalar's recorded value u into an argument of its kind and size. */
+static void set_scalar(value_t *v, int kind, uint32_t size, uint64_t u)
+{
+	v->u64 = 0;
+	if (kind == PP_CAP_FLOAT) {
+		double d;
+		memcpy(&d, &u, sizeof d);
+		if (size == 4)
+			v->f = (float)d;
+		else
+			v->d = d;
+		return;
 	}
-	return 0;
+	switch (size) {
+	case 1: v->u8 = (uint8_t)u; break;
+	case 2: v->u16 = (uint16_t)u; break;
+	case 4: v->u32 = (uint32_t)u; break;
+	default: v->u64 = u;
+	}
 }
 
 /* The call c of function f, made again and checked. 0, 3 at a difference
@@ -189,7 +215,7 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 	const pp_cap_sig_t *s = &f->f->sig;
 	const char *fn = f->f->name;
 	static char opaque; /* what an opaque pointer that was not NULL becomes */
-	value_t v[PP_CAP_MAX_PARAMS];
+	value_t v[PP_CAP_MAX_PARAMS], refs[PP_CAP_MAX_PARAMS];
 	void *argp[PP_CAP_MAX_PARAMS], *slots[PP_CAP_MAX_PARAMS], *bufs[PP_CAP_MAX_PARAMS];
 	cur_t now = { .r = r, .c = c, .fn = fn, .pos = c->inv_pos };
 	uint64_t caps[PP_CAP_MAX_PARAMS], freed[PP_CAP_MAX_PARAMS];
@@ -200,23 +226,14 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 		argp[i] = &v[i];
 		v[i].u64 = 0;
 		switch (s->kind[i]) {
-		case PP_CAP_SINT: case PP_CAP_UINT:
-			switch (s->aux[i]) {
-			case 1: v[i].u8 = (uint8_t)x->u; break;
-			case 2: v[i].u16 = (uint16_t)x->u; break;
-			case 4: v[i].u32 = (uint32_t)x->u; break;
-			default: v[i].u64 = x->u;
-			}
+		case PP_CAP_SINT: case PP_CAP_UINT: case PP_CAP_FLOAT:
+			set_scalar(&v[i], s->kind[i], s->aux[i], x->u);
 			break;
-		case PP_CAP_FLOAT: {
-			double d;
-			memcpy(&d, &x->u, sizeof d);
-			if (s->aux[i] == 4)
-				v[i].f = (float)d;
-			else
-				v[i].d = d;
+		case PP_CAP_REF:
+			/* the value it points to lives in refs[i] */
+			set_scalar(&refs[i], (int)s->filled[i], s->aux[i], x->u);
+			v[i].p = x->present ? &refs[i] : NULL;
 			break;
-		}
 		case PP_CAP_STR: case PP_CAP_BUF_IN:
 			if (x->present) {
 				/* a copy: the callee may keep it; strings NUL-terminated */
@@ -285,7 +302,7 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 	/* out buffers, now that their capacities are known */
 	for (int i = 0; i < s->nparams; i++)
 		if (s->kind[i] == PP_CAP_BUF_OUT && c->in[i].present) {
-			caps[i] = length(s, s->aux[i], c, 0);
+			caps[i] = length(s, s->aux[i], c, 0, NULL);
 			if (caps[i] > (1u << 30)) {
 				snprintf(r->why, sizeof r->why, "%s: call %llu (%s): an out buffer of more than 1 GiB",
 					 r->rd.path, (unsigned long long)c->seq, fn);
@@ -387,8 +404,26 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			if (off != o->u)
 				rc = pp__cap_diverge(r, c, fn, "parameter %d: set to byte %lld of parameter %u, recorded %lld",
 					     i + 1, (long long)off - 1, s->aux[i] + 1, (long long)o->u - 1);
+		} else if (s->kind[i] == PP_CAP_REF && c->in[i].present) {
+			int k = (int)s->filled[i];
+			if (pp__cap_arg_differs(k, s->aux[i], &refs[i], o)) {
+				double d, want;
+				memcpy(&want, &o->u, sizeof want);
+				d = s->aux[i] == 4 ? (double)refs[i].f : refs[i].d;
+				if (k == PP_CAP_FLOAT)
+					rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %.17g, recorded %.17g",
+							     i + 1, d, want);
+				else if (k == PP_CAP_SINT)
+					rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %lld, recorded %lld", i + 1,
+							     (long long)pp__cap_int_at(&refs[i], k, s->aux[i]),
+							     (long long)o->u);
+				else
+					rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %llu, recorded %llu", i + 1,
+							     (unsigned long long)pp__cap_int_at(&refs[i], k, s->aux[i]),
+							     (unsigned long long)o->u);
+			}
 		} else if (s->kind[i] == PP_CAP_BUF_OUT) {
-			uint64_t n = c->in[i].present ? length(s, s->filled[i], c, got) : 0;
+			uint64_t n = c->in[i].present ? length(s, s->filled[i], c, got, refs) : 0;
 			if (c->in[i].present && n > caps[i])
 				n = caps[i];
 			if (o->present != c->in[i].present || (o->present && (n != o->len || memcmp(bufs[i], o->bytes, n))))

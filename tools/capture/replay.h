@@ -92,6 +92,12 @@ int pp__cap_diverge(rp_t *r, const pp__cap_rec_t *c, const char *fn, const char 
 	__attribute__((format(printf, 4, 5)));
 /* A C string against a recorded one (NULL for absent). */
 int pp__cap_same_str(const char *got, const pp__cap_val_t *want);
+/* The integer of kind and size at p, as the trace records it (a signed
+ * one sign-extended). */
+uint64_t pp__cap_int_at(const void *p, int kind, uint32_t size);
+/* The value of kind and size at arg (a scalar, a string, a string array)
+ * against its recording: 0 when equal (replay_callback.c). */
+int pp__cap_arg_differs(int kind, uint32_t size, const void *arg, const pp__cap_val_t *want);
 /* f's callback parameter param: its stand-in closure. 0, or -1 (why). */
 int pp__cap_add_callback(rp_t *r, rfn_t *f, int param);
 

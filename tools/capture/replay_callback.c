@@ -20,7 +20,7 @@ int pp__cap_same_str(const char *got, const pp__cap_val_t *want)
 	return strlen(got) == want->len && !memcmp(got, want->bytes, want->len);
 }
 
-static uint64_t int_arg(const void *p, int kind, uint32_t size)
+uint64_t pp__cap_int_at(const void *p, int kind, uint32_t size)
 {
 	switch (size) {
 	case 1: return kind == PP_CAP_SINT ? (uint64_t)(int64_t) * (const int8_t *)p : *(const uint8_t *)p;
@@ -31,19 +31,19 @@ static uint64_t int_arg(const void *p, int kind, uint32_t size)
 }
 
 /* One argument of an invocation against its recording; 0 when equal. */
-static int arg_differs(int kind, uint32_t size, void *arg, const pp__cap_val_t *want)
+int pp__cap_arg_differs(int kind, uint32_t size, const void *arg, const pp__cap_val_t *want)
 {
 	switch (kind) {
 	case PP_CAP_SINT: case PP_CAP_UINT:
-		return int_arg(arg, kind, size) != want->u;
+		return pp__cap_int_at(arg, kind, size) != want->u;
 	case PP_CAP_FLOAT: {
-		double d = size == 4 ? (double)*(float *)arg : *(double *)arg;
+		double d = size == 4 ? (double)*(const float *)arg : *(const double *)arg;
 		return memcmp(&d, &want->u, sizeof d) != 0;
 	}
 	case PP_CAP_STR:
-		return !pp__cap_same_str(*(const char **)arg, want);
+		return !pp__cap_same_str(*(const char *const *)arg, want);
 	case PP_CAP_STRV: {
-		char *const *v = *(char *const **)arg;
+		char *const *v = *(char *const *const *)arg;
 		if (!v || !want->present)
 			return !v != !want->present;
 		const uint8_t *p = want->bytes;
@@ -56,7 +56,7 @@ static int arg_differs(int kind, uint32_t size, void *arg, const pp__cap_val_t *
 		return 0;
 	}
 	default: /* handles and opaque pointers: NULL or not */
-		return !*(void **)arg != !want->present;
+		return !*(void *const *)arg != !want->present;
 	}
 }
 
@@ -79,7 +79,7 @@ static void on_callback(ffi_cif *cif, void *ret, void **args, void *data)
 	}
 	x->made++;
 	for (int i = 0; i < cs->nparams; i++)
-		if (arg_differs(cs->kind[i], cs->aux[i], args[i], &inv.a[i])) {
+		if (pp__cap_arg_differs(cs->kind[i], cs->aux[i], args[i], &inv.a[i])) {
 			x->status = pp__cap_diverge(x->r, x->c, x->fn, "callback parameter %d, invocation %llu: "
 					    "argument %d differs from the recording", k->param + 1,
 					    (unsigned long long)x->made, i + 1);

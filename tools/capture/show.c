@@ -89,6 +89,19 @@ static void put_value(FILE *o, int kind, uint32_t size, const pp__cap_val_t *v, 
 	}
 }
 
+/* Parameter i of s: a ref as &VALUE before the call and VALUE after it. */
+static void put_param(FILE *o, const pp_cap_sig_t *s, int i, const pp__cap_val_t *v, int after)
+{
+	if (s->kind[i] != PP_CAP_REF) {
+		put_value(o, s->kind[i], s->aux[i], v, after);
+	} else if (!v->present) {
+		fputs("NULL", o);
+	} else {
+		fputs(after ? "" : "&", o);
+		put_value(o, (int)s->filled[i], s->aux[i], v, after);
+	}
+}
+
 static const char help_text[] =
 	"usage: pathprof capture show TRACE [-o FILE]\n"
 	"\n"
@@ -151,7 +164,7 @@ int pp__cap_show(FILE *o, const char *path, const uint8_t *b, size_t n)
 		fprintf(o, "%llu [%llu] %s(", (unsigned long long)rec.seq, (unsigned long long)rec.tid, s->name);
 		for (int i = 0; i < s->nparams; i++) {
 			fputs(i ? ", " : "", o);
-			put_value(o, s->kind[i], s->aux[i], &rec.in[i], 0);
+			put_param(o, s, i, &rec.in[i], 0);
 			if (s->kind[i] == PP_CAP_HANDLE_FREE)
 				fputs(" (freed)", o);
 		}
@@ -164,10 +177,9 @@ int pp__cap_show(FILE *o, const char *path, const uint8_t *b, size_t n)
 		}
 		const char *sep = " -> ";
 		for (int i = 0; i < s->nparams; i++)
-			if (s->kind[i] == PP_CAP_HANDLE_OUT || s->kind[i] == PP_CAP_BUF_OUT ||
-			    ((s->kind[i] == PP_CAP_STR_OUT || s->kind[i] == PP_CAP_TAIL_OUT) && rec.in[i].present)) {
+			if (pp__cap_has_out(s, i, &rec)) {
 				fprintf(o, "%sparameter %d: ", sep, i + 1);
-				put_value(o, s->kind[i], s->aux[i], &rec.out[i], 1);
+				put_param(o, s, i, &rec.out[i], 1);
 				sep = ", ";
 			}
 		fputc('\n', o);

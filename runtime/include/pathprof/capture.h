@@ -43,6 +43,11 @@ enum pp_cap_kind {
 	PP_CAP_BUF_RET = 15,    /* return only: bytes whose length the function
 				 * len_fn returns for the same arguments (spec:
 				 * retbuf) */
+	PP_CAP_REF = 16,        /* a pointer to one integer or float the callee
+				 * reads and may write (a size_t *len; spec:
+				 * ref); aux: its size, filled: its kind
+				 * (PP_CAP_SINT, UINT or FLOAT): NULL or its
+				 * value before the call, and again after it */
 };
 /* aux and filled name a parameter by index, or: */
 #define PP_CAP_AUX_RETURN 0xffffu  /* the return value */
