@@ -11,14 +11,22 @@
 static unsigned char *slurp(const char *path, uLong *n)
 {
 	FILE *f = fopen(path, "rb");
+	unsigned char *b = NULL;
+	size_t len = 0, got;
 	if (!f)
 		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
-	*n = b && fread(b, 1, (size_t)len, f) == (size_t)len ? (uLong)len : 0;
+	do {
+		unsigned char *g = realloc(b, len + 65536);
+		if (!g) {
+			free(b);
+			fclose(f);
+			return NULL;
+		}
+		b = g;
+		len += got = fread(b + len, 1, 65536, f);
+	} while (got == 65536);
 	fclose(f);
+	*n = (uLong)len;
 	return b;
 }
 
