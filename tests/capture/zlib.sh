@@ -26,7 +26,7 @@ fns='compressBound,compress2,uncompress2,crc32'
 grep -v '^ref compress2' "$t/zlib.spec" >noref.spec
 "$pp" capture gen --header "$hdr" --functions "$fns" --spec noref.spec -o none.c 2>e0
 [ $? -eq 1 ] && [ ! -e none.c ] || fail "gen without 'ref compress2 destLen' wrote a shim"
-grep -qx "pathprof: capture gen: compress2: refused: parameter destLen is a uLongf \*: say in the spec what it points to ('ref compress2 destLen' for one value the call reads or writes, 'in compress2 destLen LENGTH', 'out compress2 destLen CAPACITY FILLED')" e0 ||
+grep -qx "pathprof: capture gen: compress2: refused: parameter destLen is a uLongf \*: say in the spec what it points to ('ref compress2 destLen' for one value the call reads or writes; for an array, 'in compress2 destLen LENGTH', 'out compress2 destLen CAPACITY FILLED' or 'inout compress2 destLen LENGTH')" e0 ||
 	fail "gen without ref: $(cat e0)"
 { cat "$t/zlib.spec"; printf 'ref compress2 level\n'; } >bad.spec
 "$pp" capture gen --header "$hdr" --functions compress2 --spec bad.spec -o none.c 2>e1

@@ -105,7 +105,7 @@ static int param_kind_ok(int k, int in_cb)
 	if (in_cb)
 		return k == PP_CAP_SINT || k == PP_CAP_UINT || k == PP_CAP_FLOAT || k == PP_CAP_STR ||
 		       k == PP_CAP_HANDLE || k == PP_CAP_OPAQUE || k == PP_CAP_STRV;
-	return (k >= PP_CAP_SINT && k <= PP_CAP_TAIL_OUT) || k == PP_CAP_REF;
+	return (k >= PP_CAP_SINT && k <= PP_CAP_TAIL_OUT) || k == PP_CAP_REF || k == PP_CAP_BUF_INOUT;
 }
 
 static int ret_kind_ok(int k, int in_cb)
@@ -134,8 +134,9 @@ static int get_name(pp__cap_reader_t *r, char *out, const char *what)
 }
 
 /* A signature's kinds (emit_kinds of the recorder); cbs: where a
- * function's callbacks' signatures go (NULL inside a callback). */
-static int read_kinds(pp__cap_reader_t *r, pp_cap_sig_t *sig, pp_cap_sig_t *cbs, char *len_fn)
+ * function's callbacks' signatures go, shift its buffers' element sizes
+ * (both NULL inside a callback). */
+static int read_kinds(pp__cap_reader_t *r, pp_cap_sig_t *sig, pp_cap_sig_t *cbs, uint8_t *shift, char *len_fn)
 {
 	uint64_t np;
 	int in_cb = !cbs;
@@ -152,9 +153,16 @@ static int read_kinds(pp__cap_reader_t *r, pp_cap_sig_t *sig, pp_cap_sig_t *cbs,
 		uint64_t aux, filled;
 		if (r->pos >= r->n)
 			return bad(r, 1, "a signature runs past the end");
-		sig->kind[i] = r->b[r->pos++];
+		unsigned raw = r->b[r->pos++];
+		sig->kind[i] = (uint8_t)PP_CAP_KIND(raw);
 		if (get_var(r, &aux) != 0 || get_var(r, &filled) != 0)
 			return -1;
+		int buf = sig->kind[i] == PP_CAP_BUF_IN || sig->kind[i] == PP_CAP_BUF_OUT ||
+			  sig->kind[i] == PP_CAP_BUF_INOUT;
+		if (PP_CAP_ELEM_SHIFT(raw) && !buf)
+			return bad(r, 0, "an element size on a parameter that is not a buffer");
+		if (shift)
+			shift[i] = (uint8_t)PP_CAP_ELEM_SHIFT(raw);
 		if (!param_kind_ok(sig->kind[i], in_cb) || !size_ok(sig->kind[i], (uint32_t)aux) ||
 		    aux > UINT32_MAX || filled > UINT32_MAX)
 			return bad(r, 0, "a parameter of an unknown kind or size");
@@ -166,7 +174,7 @@ static int read_kinds(pp__cap_reader_t *r, pp_cap_sig_t *sig, pp_cap_sig_t *cbs,
 		sig->filled[i] = (uint32_t)filled;
 		if (sig->kind[i] == PP_CAP_CALLBACK) {
 			sig->cb[i] = &cbs[i];
-			if (read_kinds(r, &cbs[i], NULL, NULL) != 0)
+			if (read_kinds(r, &cbs[i], NULL, NULL, NULL) != 0)
 				return -1;
 		}
 	}
@@ -203,7 +211,7 @@ static int read_func(pp__cap_reader_t *r)
 	if (!f)
 		return bad(r, 0, "out of memory");
 	if (get_name(r, f->name, "a function name of a bad length") != 0 ||
-	    read_kinds(r, &f->sig, f->cbs, f->len_fn) != 0) {
+	    read_kinds(r, &f->sig, f->cbs, f->elem_shift, f->len_fn) != 0) {
 		free(f);
 		return -1;
 	}
@@ -259,7 +267,7 @@ static int get_value(pp__cap_reader_t *r, int k, int after, pp__cap_val_t *v)
 		return 0;
 	case PP_CAP_UINT: case PP_CAP_FLOAT: case PP_CAP_HANDLE: case PP_CAP_HANDLE_FREE:
 		return get_var(r, &v->u);
-	case PP_CAP_STR: case PP_CAP_BUF_IN: case PP_CAP_BUF_RET:
+	case PP_CAP_STR: case PP_CAP_BUF_IN: case PP_CAP_BUF_RET: case PP_CAP_BUF_INOUT:
 		return get_bytes(r, v);
 	case PP_CAP_HANDLE_OUT:
 		return after ? get_var(r, &v->u) : get_present(r, v);
@@ -359,7 +367,7 @@ static int read_call(pp__cap_reader_t *r, pp__cap_rec_t *rec)
 int pp__cap_has_out(const pp_cap_sig_t *s, int i, const pp__cap_rec_t *rec)
 {
 	int k = s->kind[i];
-	return k == PP_CAP_HANDLE_OUT || k == PP_CAP_BUF_OUT || k == PP_CAP_REF ||
+	return k == PP_CAP_HANDLE_OUT || k == PP_CAP_BUF_OUT || k == PP_CAP_REF || k == PP_CAP_BUF_INOUT ||
 	       ((k == PP_CAP_STR_OUT || k == PP_CAP_TAIL_OUT) && rec->in[i].present);
 }
 

@@ -44,6 +44,9 @@ typedef struct pp__cap_fn {
 	char name[PP_CAP_NAME_MAX];
 	pp_cap_sig_t cbs[PP_CAP_MAX_PARAMS]; /* sig.cb[i] points here */
 	char len_fn[PP_CAP_NAME_MAX];
+	/* a buffer's element size, log2 (bits 5-7 of its kind byte in the
+	 * trace; sig.kind holds the kind alone) */
+	uint8_t elem_shift[PP_CAP_MAX_PARAMS];
 } pp__cap_fn_t;
 
 typedef struct pp__cap_reader {
@@ -71,7 +74,8 @@ int pp__cap_next(pp__cap_reader_t *r, pp__cap_rec_t *rec);
 
 /* Does parameter i of a call of s (its values before the call in rec)
  * have a value after the call too: an out handle, buffer, string or tail
- * (a string or tail only when a place for it was passed), a ref. */
+ * (a string or tail only when a place for it was passed), a ref, an inout
+ * buffer. */
 int pp__cap_has_out(const pp_cap_sig_t *s, int i, const pp__cap_rec_t *rec);
 
 /* The invocation at *pos of a call of s (read and checked by pp__cap_next

@@ -13,7 +13,7 @@
 
 /* ---- the spec file: one rule a line ---- */
 enum spec_what { SPEC_FREE, SPEC_IN, SPEC_OUT, SPEC_CALLBACK, SPEC_OPAQUE, SPEC_STRINGS, SPEC_OUTSTR,
-		 SPEC_TAIL, SPEC_RETBUF, SPEC_REF };
+		 SPEC_TAIL, SPEC_RETBUF, SPEC_REF, SPEC_INOUT };
 typedef struct spec_rule {
 	int what;
 	/* fn: a function, or FUNCTION/CALLBACK for a callback's parameters;
@@ -40,6 +40,7 @@ typedef struct param {
 	char *name, *type; /* spelled as declared (type: canonical for a callback's) */
 	int kind;
 	uint32_t aux, filled, size;
+	uint32_t elem_shift;    /* a buffer: log2 of its element's size */
 	char len[64], fill[64]; /* the C expressions of a buffer's length */
 	fn_t *cb;               /* PP_CAP_CALLBACK: its signature */
 } param_t;

@@ -19,7 +19,7 @@ static const char *describe(char *buf, size_t n, int k, uint32_t size)
 	static const char *const names[] = { "nothing", "signed integer", "unsigned integer", "float",
 		"string", "handle", "out handle", "input buffer", "output buffer", "freed handle",
 		"opaque pointer", "callback", "string array", "out string", "tail", "returned buffer",
-		"pointer to one value" };
+		"pointer to one value", "buffer read and written in place" };
 	const char *name = k >= 0 && k < (int)(sizeof names / sizeof names[0]) ? names[k] : "unknown kind";
 	if ((k >= PP_CAP_SINT && k <= PP_CAP_FLOAT) || k == PP_CAP_REF)
 		snprintf(buf, n, "%s %u-byte %s", size == 8 ? "an" : "a", size, name);
@@ -28,9 +28,11 @@ static const char *describe(char *buf, size_t n, int k, uint32_t size)
 	return buf;
 }
 
-/* Say how the recorded signature s differs from f (what the header now
- * says); the number of differences. */
-static int differ(const char *trace, const char *what, const pp_cap_sig_t *s, const fn_t *f)
+/* Say how the recorded signature s (its buffers' element sizes in shift;
+ * NULL for a callback's) differs from f (what the header now says); the
+ * number of differences. */
+static int differ(const char *trace, const char *what, const pp_cap_sig_t *s, const uint8_t *shift,
+		  const fn_t *f)
 {
 	int n = 0;
 	if (s->nparams != f->nparams) {
@@ -47,10 +49,15 @@ static int differ(const char *trace, const char *what, const pp_cap_sig_t *s, co
 				  describe(was, sizeof was, s->kind[i], s->aux[i]),
 				  !strcmp(now, was) ? " of another length" : "");
 			n++;
+		} else if (shift && shift[i] != p->elem_shift) {
+			cli_error("capture gen: %s: %s: parameter %d (%s) now holds %u-byte elements, the trace "
+				  "recorded %u-byte ones", trace, what, i + 1, p->name, 1u << p->elem_shift,
+				  1u << shift[i]);
+			n++;
 		} else if (p->kind == PP_CAP_CALLBACK && s->cb[i]) {
 			char sub[256];
 			snprintf(sub, sizeof sub, "%s, callback %s", what, p->name);
-			n += differ(trace, sub, s->cb[i], p->cb);
+			n += differ(trace, sub, s->cb[i], NULL, p->cb);
 		}
 	}
 	if (s->ret != f->ret_kind || (f->ret_kind != PP_CAP_BUF_RET && s->ret_aux != f->ret_size)) {
@@ -93,7 +100,7 @@ int gen_check(const char *trace, const fn_t *fns, size_t nfns)
 			cli_error("capture gen: %s: %s: it can no longer be recorded: %s", trace, s->name, f->why);
 			diffs++;
 		} else {
-			diffs += differ(trace, s->name, s, f);
+			diffs += differ(trace, s->name, s, r.fns[i]->elem_shift, f);
 		}
 	}
 	if (!diffs)

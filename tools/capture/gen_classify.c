@@ -106,6 +106,20 @@ static int length_of(const fn_t *f, const char *w, int allow_return, char *expr,
 
 static void callback_sig(fn_t *f, param_t *p, CXType proto, spec_t *sp);
 
+/* A buffer's element: void and the char types are bytes; another type
+ * counts in its own size, a power of two up to 128 (the kind byte's three
+ * bits). -1 for what has no size (an incomplete struct) or another. */
+static int elem_shift(CXType toc)
+{
+	if (toc.kind == CXType_Void)
+		return 0;
+	long long n = clang_Type_getSizeOf(toc);
+	for (int s = 0; s < 8; s++)
+		if (n == 1ll << s)
+			return s;
+	return -1;
+}
+
 /* Parameter i of f, declared as decl; in_cb: f is a callback's signature. */
 static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 {
@@ -142,12 +156,19 @@ static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 					      "incomplete struct)", sf, r->line, p->name, p->type);
 			p->kind = PP_CAP_HANDLE_FREE;
 			return;
-		case SPEC_IN: case SPEC_OUT:
-			p->kind = r->what == SPEC_IN ? PP_CAP_BUF_IN : PP_CAP_BUF_OUT;
-			if (r->what == SPEC_OUT && clang_isConstQualifiedType(to))
+		case SPEC_IN: case SPEC_OUT: case SPEC_INOUT: {
+			p->kind = r->what == SPEC_IN ? PP_CAP_BUF_IN : r->what == SPEC_OUT ? PP_CAP_BUF_OUT
+											 : PP_CAP_BUF_INOUT;
+			int e = elem_shift(toc);
+			p->elem_shift = e < 0 ? 0 : (uint32_t)e;
+			if (r->what != SPEC_IN && clang_isConstQualifiedType(to))
 				f->why = whyf("%s:%d: parameter %s is a %s: const, so the call cannot write it", sf,
 					      r->line, p->name, p->type);
+			else if (e < 0)
+				f->why = whyf("%s:%d: parameter %s is a %s: its elements have no size that is a "
+					      "power of two up to 128 bytes", sf, r->line, p->name, p->type);
 			return;
+		}
 		case SPEC_CALLBACK:
 			if (!fnptr || toc.kind != CXType_FunctionProto)
 				f->why = whyf("%s:%d: parameter %s is a %s, not a function with a prototype", sf,
@@ -193,9 +214,9 @@ static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 	} else if (scalar_kind(toc) >= 0 && !is_char(toc)) {
 		/* one value or an array of them: only the spec can say */
 		f->why = whyf("parameter %s is a %s: say in the spec what it points to ('ref %s %s' for "
-			      "one value the call reads or writes, 'in %s %s LENGTH', 'out %s %s CAPACITY "
-			      "FILLED')", p->name, p->type, f->name, p->name, f->name, p->name, f->name,
-			      p->name);
+			      "one value the call reads or writes; for an array, 'in %s %s LENGTH', 'out %s %s "
+			      "CAPACITY FILLED' or 'inout %s %s LENGTH')", p->name, p->type, f->name, p->name,
+			      f->name, p->name, f->name, p->name, f->name, p->name);
 	} else {
 		f->why = whyf("parameter %s is a %s: say in the spec what it points to ('in %s %s LENGTH', "
 			      "'out %s %s CAPACITY FILLED', 'opaque %s %s', ...)", p->name, p->type, f->name,
@@ -210,8 +231,8 @@ static void lengths(fn_t *f, spec_t *sp)
 	const char *sf = sp->path ? sp->path : "spec";
 	for (int i = 0; i < f->nparams && !f->why; i++) {
 		param_t *p = &f->p[i];
-		if (p->kind != PP_CAP_BUF_IN && p->kind != PP_CAP_BUF_OUT && p->kind != PP_CAP_STRV &&
-		    p->kind != PP_CAP_TAIL_OUT)
+		if (p->kind != PP_CAP_BUF_IN && p->kind != PP_CAP_BUF_OUT && p->kind != PP_CAP_BUF_INOUT &&
+		    p->kind != PP_CAP_STRV && p->kind != PP_CAP_TAIL_OUT)
 			continue;
 		spec_rule_t *r = spec_find(sp, f->name, p->name);
 		if (p->kind == PP_CAP_TAIL_OUT) {

@@ -33,7 +33,8 @@ static void emit_sig(FILE *o, const fn_t *f)
 	if (f->nparams) {
 		fputs("\t.kind = {", o);
 		for (int i = 0; i < f->nparams; i++)
-			fprintf(o, "%s%d", i ? ", " : "", f->p[i].kind);
+			fprintf(o, "%s%u", i ? ", " : "",
+				(unsigned)f->p[i].kind | f->p[i].elem_shift << PP_CAP_KIND_BITS);
 		fputs("},\n\t.aux = {", o);
 		for (int i = 0; i < f->nparams; i++)
 			fprintf(o, "%s%uu", i ? ", " : "", f->p[i].aux);
@@ -73,6 +74,16 @@ static void emit_ref(FILE *o, const param_t *p)
 	emit_scalar(o, (int)p->filled, p->size, v);
 }
 
+/* A buffer's length in bytes: its length in elements (the C expression
+ * len) times the element's size. */
+static void emit_bytes(FILE *o, const param_t *p, const char *len)
+{
+	if (p->elem_shift)
+		fprintf(o, "(size_t)(%s) * %uu", len, 1u << p->elem_shift);
+	else
+		fprintf(o, "(size_t)(%s)", len);
+}
+
 /* Record parameter p (value before the call). */
 static void emit_in(FILE *o, const param_t *p)
 {
@@ -85,7 +96,11 @@ static void emit_in(FILE *o, const param_t *p)
 	case PP_CAP_STR: fprintf(o, "\tpp_cap_str(c, (const char *)%s);\n", p->name); break;
 	case PP_CAP_HANDLE: fprintf(o, "\tpp_cap_handle(c, %s);\n", p->name); break;
 	case PP_CAP_HANDLE_FREE: fprintf(o, "\tpp_cap_free(c, %s);\n", p->name); break;
-	case PP_CAP_BUF_IN: fprintf(o, "\tpp_cap_buf(c, %s, (size_t)(%s));\n", p->name, p->len); break;
+	case PP_CAP_BUF_IN: case PP_CAP_BUF_INOUT:
+		fprintf(o, "\tpp_cap_buf(c, %s, ", p->name);
+		emit_bytes(o, p, p->len);
+		fputs(");\n", o);
+		break;
 	case PP_CAP_STRV:
 		fprintf(o, "\tpp_cap_strv(c, (char *const *)%s, (int64_t)(%s));\n", p->name, p->len);
 		break;
@@ -206,11 +221,15 @@ void emit_fn(FILE *o, const fn_t *f, int wrap)
 		fputs("\tif (!c)\n\t\treturn;\n", o);
 	for (int i = 0; i < f->nparams; i++)
 		emit_in(o, &f->p[i]);
-	/* an out buffer's capacity as the caller offered it (a ref holds
-	 * another length once the call has written it) */
+	/* an out buffer's capacity, an inout one's length, in bytes, as the
+	 * caller offered them (a ref holds another length once the call has
+	 * written it) */
 	for (int i = 0; i < f->nparams; i++)
-		if (f->p[i].kind == PP_CAP_BUF_OUT)
-			fprintf(o, "\tsize_t cap_%d = (size_t)(%s);\n", i, f->p[i].len);
+		if (f->p[i].kind == PP_CAP_BUF_OUT || f->p[i].kind == PP_CAP_BUF_INOUT) {
+			fprintf(o, "\tsize_t cap_%d = ", i);
+			emit_bytes(o, &f->p[i], f->p[i].len);
+			fputs(";\n", o);
+		}
 	for (int i = 0; i < f->nparams; i++)
 		if (f->p[i].cb) {
 			ident(cid, sizeof cid, f->p[i].cb->name);
@@ -227,10 +246,12 @@ void emit_fn(FILE *o, const fn_t *f, int wrap)
 		const param_t *p = &f->p[i];
 		if (p->kind == PP_CAP_HANDLE_OUT)
 			fprintf(o, "\tpp_cap_new_handle(c, %s ? (const void *)*%s : NULL);\n", p->name, p->name);
-		else if (p->kind == PP_CAP_BUF_OUT)
-			fprintf(o, "\t{\n\t\tsize_t n = (size_t)(%s);\n"
-				   "\t\tpp_cap_buf(c, %s, n < cap_%d ? n : cap_%d);\n\t}\n",
-				p->fill, p->name, i, i);
+		else if (p->kind == PP_CAP_BUF_OUT) {
+			fputs("\t{\n\t\tsize_t n = ", o);
+			emit_bytes(o, p, p->fill);
+			fprintf(o, ";\n\t\tpp_cap_buf(c, %s, n < cap_%d ? n : cap_%d);\n\t}\n", p->name, i, i);
+		} else if (p->kind == PP_CAP_BUF_INOUT)
+			fprintf(o, "\tpp_cap_buf(c, %s, cap_%d);\n", p->name, i);
 		else if (p->kind == PP_CAP_REF)
 			emit_ref(o, p);
 		else if (p->kind == PP_CAP_STR_OUT)

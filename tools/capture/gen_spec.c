@@ -24,6 +24,7 @@ static const struct {
 	{ "tail", SPEC_TAIL, 4, "FUNCTION PARAMETER STRING" },
 	{ "retbuf", SPEC_RETBUF, 3, "FUNCTION LENGTH_FUNCTION" },
 	{ "ref", SPEC_REF, 3, "FUNCTION PARAMETER" },
+	{ "inout", SPEC_INOUT, 4, "FUNCTION PARAMETER LENGTH" },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -51,7 +52,7 @@ int spec_read(const char *path, spec_t *sp)
 			k++;
 		if (k == NRULES) {
 			cli_error("capture gen: %s:%d: '%s' is not one of free, in, out, callback, opaque, "
-				  "strings, outstr, tail, retbuf, ref", path, no, w[0]);
+				  "strings, outstr, tail, retbuf, ref, inout", path, no, w[0]);
 			rc = -1;
 			break;
 		}

@@ -234,7 +234,7 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			set_scalar(&refs[i], (int)s->filled[i], s->aux[i], x->u);
 			v[i].p = x->present ? &refs[i] : NULL;
 			break;
-		case PP_CAP_STR: case PP_CAP_BUF_IN:
+		case PP_CAP_STR: case PP_CAP_BUF_IN: case PP_CAP_BUF_INOUT:
 			if (x->present) {
 				/* a copy: the callee may keep it; strings NUL-terminated */
 				if (!(bufs[i] = malloc(x->len + 1)))
@@ -299,10 +299,12 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			break;
 		}
 	}
-	/* out buffers, now that their capacities are known */
+	/* out buffers, now that their capacities are known (in elements:
+	 * elem_shift makes them bytes) */
 	for (int i = 0; i < s->nparams; i++)
 		if (s->kind[i] == PP_CAP_BUF_OUT && c->in[i].present) {
 			caps[i] = length(s, s->aux[i], c, 0, NULL);
+			caps[i] = caps[i] > (1u << 30) ? caps[i] : caps[i] << f->f->elem_shift[i];
 			if (caps[i] > (1u << 30)) {
 				snprintf(r->why, sizeof r->why, "%s: call %llu (%s): an out buffer of more than 1 GiB",
 					 r->rd.path, (unsigned long long)c->seq, fn);
@@ -422,10 +424,19 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 							     (unsigned long long)pp__cap_int_at(&refs[i], k, s->aux[i]),
 							     (unsigned long long)o->u);
 			}
+		} else if (s->kind[i] == PP_CAP_BUF_INOUT && c->in[i].present) {
+			/* what the call left of the bytes it was given */
+			if (o->len != c->in[i].len || memcmp(bufs[i], o->bytes, o->len))
+				rc = pp__cap_diverge(r, c, fn, "parameter %d: the %llu bytes it was given are not "
+						     "left as recorded", i + 1, (unsigned long long)c->in[i].len);
 		} else if (s->kind[i] == PP_CAP_BUF_OUT) {
-			uint64_t n = c->in[i].present ? length(s, s->filled[i], c, got, refs) : 0;
-			if (c->in[i].present && n > caps[i])
-				n = caps[i];
+			uint64_t n = 0;
+			if (c->in[i].present) {
+				/* elements to bytes, at most the capacity */
+				n = length(s, s->filled[i], c, got, refs);
+				n = n > caps[i] ? caps[i] : n << f->f->elem_shift[i];
+				n = n > caps[i] ? caps[i] : n;
+			}
 			if (o->present != c->in[i].present || (o->present && (n != o->len || memcmp(bufs[i], o->bytes, n))))
 				rc = pp__cap_diverge(r, c, fn, "parameter %d: %llu bytes written, %llu recorded%s", i + 1,
 					     (unsigned long long)n, (unsigned long long)o->len,

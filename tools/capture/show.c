@@ -46,7 +46,7 @@ static void put_value(FILE *o, int kind, uint32_t size, const pp__cap_val_t *v, 
 		fprintf(o, "%.*g", size == 4 ? 9 : 17, d);
 		break;
 	case PP_CAP_STR: put_bytes(o, v, 1); break;
-	case PP_CAP_BUF_IN: put_bytes(o, v, 0); break;
+	case PP_CAP_BUF_IN: case PP_CAP_BUF_INOUT: put_bytes(o, v, 0); break;
 	case PP_CAP_HANDLE: case PP_CAP_HANDLE_FREE:
 		if (v->u)
 			fprintf(o, "#%llu", (unsigned long long)v->u);

@@ -25,8 +25,8 @@ enum pp_cap_kind {
 	PP_CAP_STR = 4,         /* const char *: the bytes up to its NUL */
 	PP_CAP_HANDLE = 5,      /* pointer to an incomplete struct: an id */
 	PP_CAP_HANDLE_OUT = 6,  /* T ** for such a T: the id of what the call wrote */
-	PP_CAP_BUF_IN = 7,      /* bytes the callee reads; aux: their length */
-	PP_CAP_BUF_OUT = 8,     /* bytes the callee writes; aux: the capacity,
+	PP_CAP_BUF_IN = 7,      /* elements the callee reads; aux: how many */
+	PP_CAP_BUF_OUT = 8,     /* elements the callee writes; aux: the capacity,
 				 * filled: how many it wrote */
 	PP_CAP_HANDLE_FREE = 9, /* a handle the call ends (spec: free) */
 	PP_CAP_OPAQUE = 10,     /* a pointer the library passes on untouched (a
@@ -48,7 +48,16 @@ enum pp_cap_kind {
 				 * ref); aux: its size, filled: its kind
 				 * (PP_CAP_SINT, UINT or FLOAT): NULL or its
 				 * value before the call, and again after it */
+	PP_CAP_BUF_INOUT = 17,  /* elements the callee reads and may change in
+				 * place (spec: inout); aux: how many: their
+				 * bytes before the call and after it */
 };
+/* A buffer's kind byte (PP_CAP_BUF_IN, OUT, INOUT) carries in bits 5-7
+ * the log2 of its element's size: its lengths count elements of the type
+ * it points to (bytes for void and char); the trace holds their bytes. */
+#define PP_CAP_KIND_BITS 5u
+#define PP_CAP_KIND(k) ((unsigned)(k) & ((1u << PP_CAP_KIND_BITS) - 1u))
+#define PP_CAP_ELEM_SHIFT(k) ((unsigned)(k) >> PP_CAP_KIND_BITS)
 /* aux and filled name a parameter by index, or: */
 #define PP_CAP_AUX_RETURN 0xffffu  /* the return value */
 #define PP_CAP_AUX_CONST 0x10000u  /* + n: the constant n */
