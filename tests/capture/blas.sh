@@ -9,14 +9,7 @@
 # (tests/capture/blasoff.c) it names that call's array (exit 3); gen
 # --check names an array whose element type changed.
 # usage: blas.sh PATHPROF SRCROOT BUILDROOT WORKDIR
-set -u
-pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-blas.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$work" || exit 1
-t=$src/tests/capture
+. "$2/tests/capture/common.sh"
 hdr=/usr/include/x86_64-linux-gnu/cblas.h
 [ -f "$hdr" ] || { echo "SKIP: no $hdr (apt install libblas-dev)"; exit 77; }
 fns='cblas_dcopy,cblas_dscal,cblas_daxpy,cblas_ddot,cblas_dnrm2,cblas_idamax,cblas_sdot'
@@ -30,17 +23,11 @@ printf 'inout cblas_ddot X N\n' >const.spec
 grep -q "const.spec:1: parameter X is a const double \*: const, so the call cannot write it" e1 ||
 	fail "inout on a const array: $(cat e1)"
 
-"$pp" capture gen --header "$hdr" --functions "$fns" --spec "$t/blas.spec" -o shim.c 2>gen.err ||
-	{ cat gen.err; exit 1; }
-export PKG_CONFIG_PATH="$build/meson-uninstalled" LD_LIBRARY_PATH="$build/runtime/capture"
-# shellcheck disable=SC2046
-gcc -shared -fPIC -Wall -Wextra -Werror shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl ||
-	{ echo "FAIL: the shim does not build"; exit 1; }
+capture_shim "$hdr" "$fns" "$t/blas.spec"
 gcc -O2 "$t/vecmath.c" -o vecmath -lblas || exit 1
 # linked whether or not it calls libblas, so that the replay finds the rest there
 gcc -O2 -shared -fPIC "$t/blasoff.c" -o libblasoff.so -Wl,--no-as-needed -lblas || exit 1
-pre=$(ldd shim.so | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
-LD_PRELOAD="${pre:+$pre }./shim.so" PATHPROF_CAPTURE=v.cap ./vecmath >captured.out || fail "the captured run failed"
+LD_PRELOAD=$preload PATHPROF_CAPTURE=v.cap ./vecmath >captured.out || fail "the captured run failed"
 [ "$(cat captured.out)" = "dot 380 norm 144.48832132736541 max at 97 sdot 8.19065094" ] ||
 	fail "vecmath computed $(cat captured.out)"
 

@@ -10,14 +10,7 @@
 # 1, tests/capture/zfast.c) it names the buffer and the ref that differ
 # (exit 3), with the values zround itself printed for both levels.
 # usage: zlib.sh PATHPROF SRCROOT BUILDROOT WORKDIR
-set -u
-pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-zlib.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$work" || exit 1
-t=$src/tests/capture
+. "$2/tests/capture/common.sh"
 hdr=/usr/include/zlib.h
 [ -f "$hdr" ] || { echo "SKIP: no $hdr (apt install zlib1g-dev)"; exit 77; }
 fns='compressBound,compress2,uncompress2,crc32'
@@ -33,19 +26,13 @@ grep -qx "pathprof: capture gen: compress2: refused: parameter destLen is a uLon
 grep -qx "pathprof: capture gen: compress2: refused: bad.spec:12: parameter level is a int, not a pointer" e1 ||
 	fail "ref on an int: $(cat e1)"
 
-"$pp" capture gen --header "$hdr" --functions "$fns" --spec "$t/zlib.spec" -o shim.c 2>gen.err ||
-	{ cat gen.err; exit 1; }
-export PKG_CONFIG_PATH="$build/meson-uninstalled" LD_LIBRARY_PATH="$build/runtime/capture"
-# shellcheck disable=SC2046
-gcc -shared -fPIC -Wall -Wextra -Werror shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl ||
-	{ echo "FAIL: the shim does not build"; exit 1; }
+capture_shim "$hdr" "$fns" "$t/zlib.spec"
 gcc -O2 "$t/zround.c" -o zround -lz || exit 1
 gcc -O2 -shared -fPIC "$t/zfast.c" -o libzfast.so -lz || exit 1
 seq 1 20000 >numbers.txt
 cp "$src/README.md" readme.txt
 ZROUND_LEVEL=1 ./zround readme.txt numbers.txt >level1.out || exit 1
-pre=$(ldd shim.so | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
-LD_PRELOAD="${pre:+$pre }./shim.so" PATHPROF_CAPTURE=z.cap ./zround readme.txt numbers.txt >level6.out ||
+LD_PRELOAD=$preload PATHPROF_CAPTURE=z.cap ./zround readme.txt numbers.txt >level6.out ||
 	fail "the captured run failed"
 
 # show: each ref's value before the call (&N) and after it

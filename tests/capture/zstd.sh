@@ -11,31 +11,16 @@
 # through gen --wrap and the linker's --wrap flags, the same 22 calls; a
 # changed signature is named by gen --check.
 # usage: zstd.sh PATHPROF SRCROOT BUILDROOT WORKDIR
-set -u
-pp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$2 build=$3 work=$4/capture-zstd.$$
-mkdir -p "$work" || exit 1
-trap 'rm -rf "$work"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$work" || exit 1
+. "$2/tests/capture/common.sh"
 hdr=/usr/include/zstd.h
 [ -f "$hdr" ] || { echo "SKIP: no $hdr (apt install libzstd-dev)"; exit 77; }
 fns='ZSTD_createCCtx,ZSTD_freeCCtx,ZSTD_compressCCtx,ZSTD_createDCtx,ZSTD_freeDCtx,ZSTD_decompressDCtx,ZSTD_compressBound,ZSTD_isError,ZSTD_getErrorName,ZSTD_getFrameContentSize'
-"$pp" capture gen --header "$hdr" --functions "$fns" --spec "$src/tests/capture/zstd.spec" -o shim.c 2>gen.err ||
-	{ cat gen.err; exit 1; }
+capture_shim "$hdr" "$fns" "$src/tests/capture/zstd.spec"
 grep -q '^pathprof: capture gen: 10 functions in shim.c$' gen.err || fail "gen said: $(cat gen.err)"
-# the documented build line, through the uninstalled pkg-config module
-export PKG_CONFIG_PATH="$build/meson-uninstalled"
-# shellcheck disable=SC2046
-gcc -shared -fPIC -Wall -Wextra -Werror shim.c -o shim.so $(pkg-config --cflags --libs pathprof-capture) -ldl ||
-	{ echo "FAIL: the shim does not build"; exit 1; }
 gcc -O2 "$src/tests/capture/zfiles.c" -o zfiles -lzstd || exit 1
 head -c 200000 /dev/urandom >random.bin
 seq 1 30000 >numbers.txt
 ./zfiles "$src/README.md" numbers.txt random.bin >plain.out || exit 1
-# a sanitizer build's shim needs its runtime loaded first
-pre=$(ldd shim.so | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
-preload="${pre:+$pre }./shim.so"
 LD_PRELOAD=$preload PATHPROF_CAPTURE=trace.%p ./zfiles "$src/README.md" numbers.txt random.bin >captured.out ||
 	fail "the captured run failed"
 cmp -s plain.out captured.out || fail "the shim changed the program's output"
