@@ -6,7 +6,8 @@
 # bytes (100 doubles: 800, 100 floats: 400); replay against libblas
 # reproduces every result and every array (exit 0, the exact counts);
 # against a build whose dscal leaves the last element unscaled
-# (tests/capture/blasoff.c) it names that call's array (exit 3); gen
+# (tests/capture/blasoff.c) it names that call's array (exit 3); against
+# a library without them it says so in one line and prints no table; gen
 # --check names an array whose element type changed.
 # usage: blas.sh PATHPROF SRCROOT BUILDROOT WORKDIR
 . "$2/tests/capture/common.sh"
@@ -47,6 +48,12 @@ diff show.want show.out >show.diff || fail "show: $(cat show.diff)"
 got=$(awk '$1 != "function" { print $1, $2 }' r.out | paste -sd' ' -)
 [ "$got" = "cblas_dcopy 1 cblas_dscal 1 cblas_daxpy 1 cblas_ddot 1 cblas_dnrm2 1 cblas_idamax 1 cblas_sdot 1 TOTAL 7" ] ||
 	fail "replay counts: $got"
+
+# a library without the functions: one line, and no table of nothing
+"$pp" capture replay v.cap --lib libz.so.1 >w.out 2>w.err
+[ $? -eq 1 ] && [ ! -s w.out ] &&
+	[ "$(cat w.err)" = "pathprof: capture replay: v.cap: the library has no function cblas_dcopy, which the trace calls" ] ||
+	fail "replay against libz: $(cat w.out w.err)"
 
 # dscal's off-by-one: the array it changed in place is not the recorded one;
 # daxpy, given the recorded array, goes on as recorded

@@ -563,7 +563,9 @@ int cmd_capture_replay(int argc, char **argv)
 		cli_error("capture replay: %s", x.end_msg);
 		status = CLI_FAIL;
 	}
-	if (x.loaded) {
+	/* the table, unless the replay stopped before its first call (a
+	 * library without a function the trace calls): rows of nothing */
+	if (x.loaded && (status == CLI_OK || x.r.replayed)) {
 		FILE *o = cli_output_open(outpath);
 		if (o) {
 			pp__cap_print_table(o, &x.r, x.r.nf, json, libpath);
