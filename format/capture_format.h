@@ -8,7 +8,9 @@
  *
  * File: the 8-byte magic, then records, each a type byte and fields:
  *   FUNC  fn, name, return kind and size, nparams, then per parameter:
- *         kind, aux, filled (pathprof/capture.h says what they mean)
+ *         kind, aux, filled (pathprof/capture.h says what they mean; a
+ *         buffer's kind byte also holds its element's size, which a trace
+ *         written before there were typed buffers has as 0: bytes)
  *   CALL  seq, tid, fn, then each parameter's value before the call, the
  *         return value, then each out parameter's value after the call
  *   END   calls recorded (at exit: a trace without it was cut)
