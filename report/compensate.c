@@ -32,6 +32,16 @@ static void shift_seg(pp_seg_t *s, uint64_t total, double each)
 		d = total / s->count; /* where self times stopped at 0 */
 	s->min = s->min > d ? s->min - d : 0;
 	s->max = s->max > d ? s->max - d : 0;
+	/* The sum lost what the self times below lost, each node's share
+	 * rounded to a tick, where d is the unrounded cost: over a deep
+	 * subtree the two part by a few ticks, and a node of one call read a
+	 * min above its mean. The mean stays between them; one call is its
+	 * sum. */
+	uint64_t lo = s->sum / s->count, hi = lo + (s->sum % s->count != 0);
+	if (s->min > lo || s->count == 1)
+		s->min = lo;
+	if (s->max < hi || s->count == 1)
+		s->max = hi;
 	/* the mapping is monotonic, so the bins stay sorted; equal neighbours merge */
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < s->nbins; i++) {

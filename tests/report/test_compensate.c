@@ -109,6 +109,19 @@ int main(void)
 	expect("second call", (double)m->self, (double)before);
 	pp__profile_free(&p);
 
+	/* each node's removal rounds to a tick: at in = out = 0.3, main's
+	 * subtree loses 12 + 18 + 2 + 11 = 43 ticks where its unrounded cost
+	 * is 42, 4 a call; its ten calls, all 20 000 long, have a mean of
+	 * 19 995.7, and min and max stay on either side of it (min had read
+	 * 19 996, above the mean) */
+	build(&p, 0.3, 0.3);
+	pp__profile_compensate(&p);
+	m = node(&p, 1, im);
+	expect("rounded main incl", (double)m->incl.sum, 200000 - 43);
+	expect("rounded main min", (double)m->incl.min, 19995);
+	expect("rounded main max", (double)m->incl.max, 19996);
+	pp__profile_free(&p);
+
 	/* no measure: untouched */
 	build(&p, 0, 0);
 	pp__profile_compensate(&p);
