@@ -58,6 +58,34 @@ static void build(pp_profile_t *p, double in, double out)
 	tp_path(p, 5, TP_IDX(0, 3), NULL);
 }
 
+/* One main call of 100 000 ticks, in which work is called nine times:
+ * once for 90 000 and eight times for 1 000, and below work 400 leaf calls
+ * of 100 (all in the long call, as SQLite's one long sqlite3_step holds
+ * nearly every gate). */
+static void build_uneven(pp_profile_t *p, double in, double out)
+{
+	tp_init(p, "cyg", "./uneven");
+	p->ticks_per_ns = 1.0;
+	p->timing = PP_TIMING_ON;
+	p->start_ns = 1;
+	p->end_ns = 1000000001;
+	p->threads = 1;
+	p->gate_in = in;
+	p->gate_out = out;
+	tp_names(p, 4, names, NULL, NULL);
+	pp_seg_t leaf = TP_SEG({ 100, 400 });            /* 40 000 */
+	pp_seg_t work = TP_SEG({ 90000, 1 }, { 1000, 8 }); /* 98 000: self 58 000 */
+	pp_seg_t main_ = TP_SEG({ 100000, 1 });          /* self 2 000 */
+	tp_node(p, TP_IDX(0, 1, 2), 40000, &leaf);
+	tp_node(p, TP_IDX(0, 1), 58000, &work);
+	tp_node(p, TP_IDX(0), 2000, &main_);
+	pp_seg_t *all[] = { &leaf, &work, &main_ };
+	for (size_t i = 0; i < 3; i++)
+		pp__seg_free(all[i]);
+	tp_path(p, 400, TP_IDX(0, 1, 2), NULL);
+	tp_path(p, 8, TP_IDX(0, 1), NULL);
+}
+
 static const pp_pnode_t *node(const pp_profile_t *p, uint32_t depth, const uint32_t *idx)
 {
 	const char *v[3];
@@ -120,6 +148,22 @@ int main(void)
 	expect("rounded main incl", (double)m->incl.sum, 200000 - 43);
 	expect("rounded main min", (double)m->incl.min, 19995);
 	expect("rounded main max", (double)m->incl.max, 19996);
+	pp__profile_free(&p);
+
+	/* calls of uneven length: each work call loses its own in (10) and
+	 * a share of the 12 000 below in proportion to the rest of its time,
+	 * keep = (97 910 - 12 000) / 97 910; taking the mean (1 343) off
+	 * every call had left the long one at 88 657, above main's one call
+	 * of 87 720, and the short ones at 0 */
+	build_uneven(&p, 10, 20);
+	pp__profile_compensate(&p);
+	m = node(&p, 1, im);
+	w = node(&p, 2, iw);
+	expect("uneven work incl", (double)w->incl.sum, 98000 - 12090);
+	expect("uneven work max", (double)w->incl.max, 78961);
+	expect("uneven work min", (double)w->incl.min, 869);
+	expect("uneven main, one call", (double)m->incl.max, 100000 - 12280);
+	expect("uneven leaf max", (double)node(&p, 3, il)->incl.max, 90);
 	pp__profile_free(&p);
 
 	/* no measure: untouched */
