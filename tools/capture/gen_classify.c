@@ -106,6 +106,46 @@ static int length_of(const fn_t *f, const char *w, int allow_return, char *expr,
 
 static void callback_sig(fn_t *f, param_t *p, CXType proto, spec_t *sp);
 
+/* The first field of struct t (or of a struct or array in it) that is a
+ * pointer, or NULL: bytes a capture records of such a struct would hold
+ * this run's addresses, which replay cannot give back. */
+typedef struct ptr_field {
+	char *name;
+} ptr_field_t;
+
+static enum CXVisitorResult find_ptr_field(CXCursor c, CXClientData data);
+
+static char *pointer_field(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	while (t.kind == CXType_ConstantArray)
+		t = clang_getCanonicalType(clang_getArrayElementType(t));
+	if (t.kind != CXType_Record)
+		return NULL;
+	ptr_field_t w = { NULL };
+	clang_Type_visitFields(t, find_ptr_field, &w);
+	return w.name;
+}
+
+static enum CXVisitorResult find_ptr_field(CXCursor c, CXClientData data)
+{
+	ptr_field_t *w = data;
+	CXType ft = clang_getCanonicalType(clang_getCursorType(c));
+	if (ft.kind == CXType_Pointer || ft.kind == CXType_BlockPointer) {
+		w->name = str_of(clang_getCursorSpelling(c));
+		return CXVisit_Break;
+	}
+	char *inner = pointer_field(ft);
+	if (inner) {
+		char *outer = str_of(clang_getCursorSpelling(c));
+		w->name = whyf("%s.%s", outer, inner);
+		free(outer);
+		free(inner);
+		return CXVisit_Break;
+	}
+	return CXVisit_Continue;
+}
+
 /* A buffer's element: void and the char types are bytes; another type
  * counts in its own size, a power of two up to 128 (the kind byte's three
  * bits). -1 for what has no size (an incomplete struct) or another. */
@@ -161,12 +201,18 @@ static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 											 : PP_CAP_BUF_INOUT;
 			int e = elem_shift(toc);
 			p->elem_shift = e < 0 ? 0 : (uint32_t)e;
+			char *pf = pointer_field(toc);
 			if (r->what != SPEC_IN && clang_isConstQualifiedType(to))
 				f->why = whyf("%s:%d: parameter %s is a %s: const, so the call cannot write it", sf,
 					      r->line, p->name, p->type);
+			else if (pf)
+				f->why = whyf("%s:%d: parameter %s is a %s: its elements hold a pointer (%s), "
+					      "whose address a replay cannot give back", sf, r->line, p->name,
+					      p->type, pf);
 			else if (e < 0)
 				f->why = whyf("%s:%d: parameter %s is a %s: its elements have no size that is a "
 					      "power of two up to 128 bytes", sf, r->line, p->name, p->type);
+			free(pf);
 			return;
 		}
 		case SPEC_CALLBACK:
@@ -211,6 +257,21 @@ static void classify_param(fn_t *f, int i, CXType decl, spec_t *sp, int in_cb)
 	} else if (fnptr) {
 		f->why = whyf("parameter %s is a function pointer (%s): if the library calls it only during "
 			      "the call, say 'callback %s %s'", p->name, p->type, f->name, p->name);
+	} else if (toc.kind == CXType_Record) {
+		char *pf = pointer_field(toc);
+		if (pf)
+			f->why = whyf("parameter %s is a %s: a struct holding pointers (%s), whose addresses "
+				      "a replay cannot give back; leave %s out of --functions", p->name, p->type,
+				      pf, f->name);
+		else if (clang_isConstQualifiedType(to))
+			f->why = whyf("parameter %s is a %s: say in the spec how many structs the call reads "
+				      "there ('in %s %s 1' for one)", p->name, p->type, f->name, p->name);
+		else
+			f->why = whyf("parameter %s is a %s: say in the spec how many structs it points to "
+				      "('in %s %s 1' for one the call reads, 'out %s %s 1 1' for one it fills, "
+				      "'inout %s %s 1' for one it reads and changes)", p->name, p->type, f->name,
+				      p->name, f->name, p->name, f->name, p->name);
+		free(pf);
 	} else if (scalar_kind(toc) >= 0 && !is_char(toc)) {
 		/* one value or an array of them: only the spec can say */
 		f->why = whyf("parameter %s is a %s: say in the spec what it points to ('ref %s %s' for "
