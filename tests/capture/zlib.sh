@@ -26,6 +26,12 @@ grep -qx "pathprof: capture gen: compress2: refused: parameter destLen is a uLon
 grep -qx "pathprof: capture gen: compress2: refused: bad.spec:12: parameter level is a int, not a pointer" e1 ||
 	fail "ref on an int: $(cat e1)"
 
+# a retbuf counts bytes: a table of z_crc_t is refused
+printf 'retbuf get_crc_table zlibVersion\n' >tab.spec
+"$pp" capture gen --header "$hdr" --functions get_crc_table --spec tab.spec -o none.c 2>e2
+grep -qx "pathprof: capture gen: get_crc_table: refused: tab.spec:1: get_crc_table returns a const z_crc_t \*: a retbuf's length counts bytes, so it must point to void or a char type" e2 ||
+	fail "retbuf of a z_crc_t table: $(cat e2)"
+
 capture_shim "$hdr" "$fns" "$t/zlib.spec"
 gcc -O2 "$t/zround.c" -o zround -lz || exit 1
 gcc -O2 -shared -fPIC "$t/zfast.c" -o libzfast.so -lz || exit 1

@@ -448,9 +448,14 @@ void classify(CXTranslationUnit tu, CXCursor c, fn_t *f, spec_t *sp)
 		return;
 	int k = scalar_kind(rt);
 	if (rb) {
+		CXType rto = clang_getCanonicalType(clang_getPointeeType(rt));
 		if (rt.kind != CXType_Pointer)
 			f->why = whyf("%s:%d: %s returns a %s, not a pointer", sp->path ? sp->path : "spec",
 				      rb->line, f->name, f->ret_type);
+		else if (elem_shift(rto) != 0)
+			f->why = whyf("%s:%d: %s returns a %s: a retbuf's length counts bytes, so it must "
+				      "point to void or a char type", sp->path ? sp->path : "spec", rb->line,
+				      f->name, f->ret_type);
 		else
 			retbuf(tu, c, f, rb, sp);
 	} else if (rt.kind == CXType_Void) {
