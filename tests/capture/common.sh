@@ -26,3 +26,13 @@ capture_shim() {
 	pre=$(ldd shim.so | sed -n 's/^[[:space:]]*lib[at]san\.so[^ ]* => \([^ ]*\) .*/\1/p' | head -n 1)
 	preload="${pre:+$pre }./shim.so"
 }
+
+# gen_refuses HEADER FUNCTIONS SPEC LINE: gen writes no shim and says LINE
+# first (SPEC "": no spec).
+gen_refuses() {
+	rm -f refused.c
+	"$pp" capture gen --header "$1" --functions "$2" ${3:+--spec "$3"} -o refused.c 2>refused.err
+	rc=$?
+	[ $rc -eq 1 ] && [ ! -e refused.c ] && [ "$(head -n 1 refused.err)" = "$4" ] ||
+		fail "gen $2${3:+ with $3}: exit $rc, $(cat refused.err)"
+}

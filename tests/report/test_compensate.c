@@ -31,10 +31,11 @@ static void expect(const char *what, double got, double want)
 
 static const char *const names[] = { "main", "work", "leaf", "io" };
 
-/* Every call of a node is `each` ticks long; self is given. */
-static void build(pp_profile_t *p, double in, double out)
+/* A timed profile of one thread, ticks as nanoseconds, whose gates cost
+ * in and out. */
+static void start(pp_profile_t *p, const char *cmd, double in, double out)
 {
-	tp_init(p, "cyg", "./known");
+	tp_init(p, "cyg", cmd);
 	p->ticks_per_ns = 1.0;
 	p->timing = PP_TIMING_ON;
 	p->start_ns = 1;
@@ -43,6 +44,12 @@ static void build(pp_profile_t *p, double in, double out)
 	p->gate_in = in;
 	p->gate_out = out;
 	tp_names(p, 4, names, NULL, NULL);
+}
+
+/* Every call of a node is `each` ticks long; self is given. */
+static void build(pp_profile_t *p, double in, double out)
+{
+	start(p, "./known", in, out);
 	pp_seg_t leaf = TP_SEG({ 1000, 40 });   /* 40 000 */
 	pp_seg_t work = TP_SEG({ 5000, 20 });   /* 100 000: self 60 000 */
 	pp_seg_t io = TP_SEG({ 3000, 5 });      /* 15 000 */
@@ -64,15 +71,7 @@ static void build(pp_profile_t *p, double in, double out)
  * nearly every gate). */
 static void build_uneven(pp_profile_t *p, double in, double out)
 {
-	tp_init(p, "cyg", "./uneven");
-	p->ticks_per_ns = 1.0;
-	p->timing = PP_TIMING_ON;
-	p->start_ns = 1;
-	p->end_ns = 1000000001;
-	p->threads = 1;
-	p->gate_in = in;
-	p->gate_out = out;
-	tp_names(p, 4, names, NULL, NULL);
+	start(p, "./uneven", in, out);
 	pp_seg_t leaf = TP_SEG({ 100, 400 });            /* 40 000 */
 	pp_seg_t work = TP_SEG({ 90000, 1 }, { 1000, 8 }); /* 98 000: self 58 000 */
 	pp_seg_t main_ = TP_SEG({ 100000, 1 });          /* self 2 000 */
