@@ -53,10 +53,12 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 	m->by_addr = calloc(n ? n : 1, sizeof *m->by_addr);
 	m->armed = calloc(n + 1, 1);
 	m->addr = calloc(n + 1, sizeof *m->addr);
-	if (!m->by_addr || !m->armed || !m->addr) {
+	m->tail = calloc(2 * (n + 1), sizeof *m->tail);
+	if (!m->by_addr || !m->armed || !m->addr || !m->tail) {
 		free(m->by_addr);
 		free(m->armed);
 		free(m->addr);
+		free(m->tail);
 		free(m);
 		return NULL;
 	}
@@ -64,6 +66,8 @@ static PP_NOINSTR pp__xray_map_t *map_build(void)
 	for (size_t id = 1; id <= n; id++) {
 		m->addr[id] = __xray_function_address((int32_t)id);
 		m->by_addr[id - 1] = (pp__xray_fn_t){m->addr[id], (int32_t)id};
+		/* matches no jump of it */
+		m->tail[2 * id] = m->tail[2 * id + 1] = PP__XRAY_TAIL_WORD(m->addr[id], 0);
 	}
 	qsort(m->by_addr, n, sizeof *m->by_addr, by_addr);
 	return m;

@@ -63,14 +63,23 @@ static PP_NOINSTR int32_t fid_at(const pp__xray_map_t *m, uintptr_t addr)
 
 __thread pp__xray_tcache_t pp__xray_tcache[PP__XRAY_TCACHE] PP_TLS_IE;
 
-int32_t pp__xray_tail_fid_miss(const pp__xray_map_t *m, uintptr_t ip, uintptr_t slot)
+int32_t pp__xray_tail_fid_miss(const pp__xray_map_t *m, int32_t fid, uintptr_t ip, uintptr_t slot)
 {
-	uintptr_t target = tail_target(slot);
-	int32_t fid = !target ? -1 : m ? fid_at(m, target) : 0;
 	pp__xray_tcache_t *c = &pp__xray_tcache[PP__XRAY_TCACHE_AT(ip)];
-	c->ip = ip;
-	c->fid = fid;
-	return fid;
+	int32_t to;
+	if (c->ip == ip) {
+		to = c->fid;
+	} else {
+		uintptr_t target = tail_target(slot);
+		to = !target ? -1 : fid_at(m, target);
+		c->ip = ip;
+		c->fid = to;
+	}
+	/* the later first; the one before it second */
+	uint64_t *w = &m->tail[2 * (size_t)fid];
+	__atomic_store_n(&w[1], __atomic_load_n(&w[0], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	__atomic_store_n(&w[0], PP__XRAY_TAIL_WORD(ip, to), __ATOMIC_RELAXED);
+	return to;
 }
 
 /* Push frame n (below XFRAMES) of the shim's stack and enter the gate. */
@@ -315,7 +324,7 @@ static PP_NOINLINE void tail_from(xstack_t *x, uint32_t i, uintptr_t slot)
 		return;
 	}
 	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
-	int32_t target = tail_fid(m, slot);
+	int32_t target = tail_fid(m, f->fid, slot);
 	if (target < 0) {
 		f->tail = TAIL_UNKNOWN; /* aux: the return address, kept from entry */
 	} else if (target && __atomic_load_n(&m->armed[target], __ATOMIC_RELAXED)) {

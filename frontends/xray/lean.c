@@ -333,23 +333,25 @@ static inline __attribute__((always_inline)) void lean_tail_to(pp__frame_t *f, i
 	}
 }
 
-/* A jump not in the thread's cache (its first time, or evicted). */
+/* A jump that is not fid's last one (its first time, or a function that
+ * tail-jumps from several places). */
 static PP_NOINLINE void lean_tail_miss(pp__frame_t *f, int32_t fid, uintptr_t slot)
 {
 	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
 	uintptr_t ip = slot_word(slot - sizeof(void *));
-	lean_tail_to(f, fid, slot, pp__xray_tail_fid_miss(m, ip, slot), m);
+	lean_tail_to(f, fid, slot, pp__xray_tail_fid_miss(m, fid, ip, slot), m);
 }
 
-/* The usual tail jump, inline in the handler: the cache's hit, the marks,
- * and calls only in tail position, so that it keeps no register. */
+/* The usual tail jump, inline in the handler: fid's last jump again, the
+ * marks, and calls only in tail position, so that it keeps no register. */
 static inline __attribute__((always_inline)) void lean_tail_from(pp__frame_t *f, int32_t fid, uintptr_t slot)
 {
 	uintptr_t ip = slot_word(slot - sizeof(void *));
-	const pp__xray_tcache_t *c = &pp__xray_tcache[PP__XRAY_TCACHE_AT(ip)];
-	if (PP_UNLIKELY(c->ip != ip))
+	const pp__xray_map_t *m = __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE);
+	int32_t to;
+	if (PP_UNLIKELY(!pp__xray_tail_find(m, fid, ip, &to)))
 		return lean_tail_miss(f, fid, slot);
-	lean_tail_to(f, fid, slot, c->fid, __atomic_load_n(&pp__xray_map, __ATOMIC_ACQUIRE));
+	lean_tail_to(f, fid, slot, to, m);
 }
 
 /* A tail jump whose frame is not the top one: with frames above it whose

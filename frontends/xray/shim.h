@@ -25,7 +25,20 @@ typedef struct pp__xray_map {
 	 * copy of the process, which then hung naming keys (#27); it also cost
 	 * about a third of a tail-call gate (#30). */
 	uintptr_t *addr;
+	/* 2 (n + 1) words, two an id: the last two tail jumps the function
+	 * made, PP__XRAY_TAIL_WORD of its address and where it led (what
+	 * pp__xray_tail_fid_miss returns), the later first; until it makes
+	 * them, the low half of its own entry address, which no tail jump of
+	 * it has. Each a word, read and written relaxed, shared by the
+	 * threads. A thread's cache alone, keyed by a hash of the jump's
+	 * address, put two of a program's jumps in one slot or not as its
+	 * code moved with any change to the runtime linked into it
+	 * (bench/tailinstr.sh's XRay row 122.6 or 135.6 instructions a gate);
+	 * one word an id missed on a function that tail-jumps from two places
+	 * in turn (a parser's parse_value: to parse_list or parse_num). */
+	uint64_t *tail;
 } pp__xray_map_t;
+#define PP__XRAY_TAIL_WORD(ip, target) ((uint64_t)(uint32_t)(ip) | (uint64_t)(uint32_t)(target) << 32)
 
 /* Published once (release) by arm.c before the first sled is patched. */
 extern pp__xray_map_t *pp__xray_map;
@@ -165,18 +178,36 @@ typedef struct pp__xray_tcache {
 extern __thread pp__xray_tcache_t pp__xray_tcache[PP__XRAY_TCACHE]
 	__attribute__((visibility("hidden"))) PP_TLS_IE;
 
-/* A jump not in the cache: decoded, looked up and cached (handler.c). */
-int32_t pp__xray_tail_fid_miss(const pp__xray_map_t *m, uintptr_t ip, uintptr_t slot) PP_NOINSTR;
+/* Is the tail jump at ip one of fid's last two? Then *to is where it led.
+ * Each word is read once: another thread may be moving them. */
+static inline __attribute__((always_inline)) int pp__xray_tail_find(const pp__xray_map_t *m, int32_t fid, uintptr_t ip,
+								  int32_t *to)
+{
+	const uint64_t *w = &m->tail[2 * (size_t)fid];
+	uint64_t x = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
+	if (PP_UNLIKELY((uint32_t)x != (uint32_t)ip)) {
+		x = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
+		if ((uint32_t)x != (uint32_t)ip)
+			return 0;
+	}
+	*to = (int32_t)(x >> 32);
+	return 1;
+}
 
-/* The id of the function the tail jump at a TAIL sled's slot leads to
- * (the full shim's; the lean one reads the cache inline itself). */
-static inline __attribute__((always_inline)) int32_t tail_fid(const pp__xray_map_t *m, uintptr_t slot)
+/* A jump that is not fid's last one: from the thread's cache (a function
+ * that tail-jumps from several places), else decoded and looked up; fid's
+ * word and the cache then hold it (handler.c). */
+int32_t pp__xray_tail_fid_miss(const pp__xray_map_t *m, int32_t fid, uintptr_t ip, uintptr_t slot) PP_NOINSTR;
+
+/* The id of the function the tail jump of fid at a TAIL sled's slot
+ * leads to: fid's last jump's, inline, when it is the same jump. */
+static inline __attribute__((always_inline)) int32_t tail_fid(const pp__xray_map_t *m, int32_t fid, uintptr_t slot)
 {
 	uintptr_t ip = slot_word(slot - sizeof(void *));
-	const pp__xray_tcache_t *c = &pp__xray_tcache[PP__XRAY_TCACHE_AT(ip)];
-	if (PP_LIKELY(c->ip == ip))
-		return c->fid;
-	return pp__xray_tail_fid_miss(m, ip, slot);
+	int32_t to;
+	if (PP_LIKELY(pp__xray_tail_find(m, fid, ip, &to)))
+		return to;
+	return pp__xray_tail_fid_miss(m, fid, ip, slot);
 }
 
 /* XRay's instrumentation map in this program, where the XRay runtime reads
