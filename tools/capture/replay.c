@@ -208,6 +208,31 @@ static void set_scalar(value_t *v, int kind, uint32_t size, uint64_t u)
 	}
 }
 
+/* A scalar of kind and size as the trace records it (an integer sign- or
+ * zero-extended, a float as its double's bits), from this call's v. */
+static uint64_t recorded_of(const value_t *v, int kind, uint32_t size)
+{
+	if (kind != PP_CAP_FLOAT)
+		return pp__cap_int_at(v, kind, size);
+	double d = size == 4 ? (double)v->f : v->d;
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+/* Such a value as text, for a difference's line. */
+static void scalar_text(char *b, size_t n, int kind, uint32_t size, uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, sizeof d);
+	if (kind == PP_CAP_FLOAT)
+		snprintf(b, n, "%.*g", size == 4 ? 9 : 17, d);
+	else if (kind == PP_CAP_SINT)
+		snprintf(b, n, "%lld", (long long)u);
+	else
+		snprintf(b, n, "%llu", (unsigned long long)u);
+}
+
 /* The call c of function f, made again and checked. 0, 3 at a difference
  * (unless --keep-going), -1 when the replay cannot go on (why). */
 int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
@@ -406,24 +431,13 @@ int pp__cap_replay_call(rp_t *r, rfn_t *f, const pp__cap_rec_t *c)
 			if (off != o->u)
 				rc = pp__cap_diverge(r, c, fn, "parameter %d: set to byte %lld of parameter %u, recorded %lld",
 					     i + 1, (long long)off - 1, s->aux[i] + 1, (long long)o->u - 1);
-		} else if (s->kind[i] == PP_CAP_REF && c->in[i].present) {
+		} else if (s->kind[i] == PP_CAP_REF && c->in[i].present &&
+			   pp__cap_arg_differs((int)s->filled[i], s->aux[i], &refs[i], o)) {
 			int k = (int)s->filled[i];
-			if (pp__cap_arg_differs(k, s->aux[i], &refs[i], o)) {
-				double d, want;
-				memcpy(&want, &o->u, sizeof want);
-				d = s->aux[i] == 4 ? (double)refs[i].f : refs[i].d;
-				if (k == PP_CAP_FLOAT)
-					rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %.17g, recorded %.17g",
-							     i + 1, d, want);
-				else if (k == PP_CAP_SINT)
-					rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %lld, recorded %lld", i + 1,
-							     (long long)pp__cap_int_at(&refs[i], k, s->aux[i]),
-							     (long long)o->u);
-				else
-					rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %llu, recorded %llu", i + 1,
-							     (unsigned long long)pp__cap_int_at(&refs[i], k, s->aux[i]),
-							     (unsigned long long)o->u);
-			}
+			char got_s[40], want_s[40];
+			scalar_text(got_s, sizeof got_s, k, s->aux[i], recorded_of(&refs[i], k, s->aux[i]));
+			scalar_text(want_s, sizeof want_s, k, s->aux[i], o->u);
+			rc = pp__cap_diverge(r, c, fn, "parameter %d: set to %s, recorded %s", i + 1, got_s, want_s);
 		} else if (s->kind[i] == PP_CAP_BUF_INOUT && c->in[i].present) {
 			/* what the call left of the bytes it was given */
 			if (o->len != c->in[i].len || memcmp(bufs[i], o->bytes, o->len))
