@@ -85,6 +85,24 @@ static void build_uneven(pp_profile_t *p, double in, double out)
 	tp_path(p, 8, TP_IDX(0, 1), NULL);
 }
 
+/* work called 1 001 times: 1 000 calls of 20 ticks, each around one leaf
+ * call of 15, and one of 10 000 that waited (not dense with gates) around
+ * one leaf call of 9 000. */
+static void build_waited(pp_profile_t *p, double in, double out)
+{
+	start(p, "./waited", in, out);
+	pp_seg_t leaf = TP_SEG({ 15, 1000 }, { 9000, 1 });  /* 24 000 */
+	pp_seg_t work = TP_SEG({ 20, 1000 }, { 10000, 1 }); /* 30 000: self 6 000 */
+	pp_seg_t main_ = TP_SEG({ 31000, 1 });             /* self 1 000 */
+	tp_node(p, TP_IDX(0, 1, 2), 24000, &leaf);
+	tp_node(p, TP_IDX(0, 1), 6000, &work);
+	tp_node(p, TP_IDX(0), 1000, &main_);
+	pp_seg_t *all[] = { &leaf, &work, &main_ };
+	for (size_t i = 0; i < 3; i++)
+		pp__seg_free(all[i]);
+	tp_path(p, 1001, TP_IDX(0, 1, 2), NULL);
+}
+
 static const pp_pnode_t *node(const pp_profile_t *p, uint32_t depth, const uint32_t *idx)
 {
 	const char *v[3];
@@ -163,6 +181,16 @@ int main(void)
 	expect("uneven work min", (double)w->incl.min, 869);
 	expect("uneven main, one call", (double)m->incl.max, 100000 - 12280);
 	expect("uneven leaf max", (double)node(&p, 3, il)->incl.max, 90);
+	pp__profile_free(&p);
+
+	/* work's long call waited: its time in proportion left it 7 689
+	 * (keep = 19 996 / 25 996 of 9 996), below its own leaf call's 8 996;
+	 * a parent's longest call is at least its children's */
+	build_waited(&p, 4, 4);
+	pp__profile_compensate(&p);
+	expect("waited leaf max", (double)node(&p, 3, il)->incl.max, 8996);
+	expect("waited work max", (double)node(&p, 2, iw)->incl.max, 8996);
+	expect("waited work incl", (double)node(&p, 2, iw)->incl.sum, 30000 - 10004);
 	pp__profile_free(&p);
 
 	/* no measure: untouched */
