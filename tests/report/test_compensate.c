@@ -65,42 +65,43 @@ static void build(pp_profile_t *p, double in, double out)
 	tp_path(p, 5, TP_IDX(0, 3), NULL);
 }
 
+/* main > work > leaf, one call of main: the segments (freed here) and
+ * self times of each, and the leaf paths' counts (leaf, then work alone). */
+static void chain3(pp_profile_t *p, pp_seg_t leaf, uint64_t leaf_self, pp_seg_t work, uint64_t work_self,
+		   pp_seg_t main_, uint64_t main_self, uint64_t leaf_paths, uint64_t work_paths)
+{
+	tp_node(p, TP_IDX(0, 1, 2), leaf_self, &leaf);
+	tp_node(p, TP_IDX(0, 1), work_self, &work);
+	tp_node(p, TP_IDX(0), main_self, &main_);
+	pp__seg_free(&leaf);
+	pp__seg_free(&work);
+	pp__seg_free(&main_);
+	tp_path(p, leaf_paths, TP_IDX(0, 1, 2), NULL);
+	if (work_paths)
+		tp_path(p, work_paths, TP_IDX(0, 1), NULL);
+}
+
 /* One main call of 100 000 ticks, in which work is called nine times:
  * once for 90 000 and eight times for 1 000, and below work 400 leaf calls
  * of 100 (all in the long call, as SQLite's one long sqlite3_step holds
- * nearly every gate). */
+ * nearly every gate). leaf 40 000; work 98 000, self 58 000; main self
+ * 2 000. */
 static void build_uneven(pp_profile_t *p, double in, double out)
 {
 	start(p, "./uneven", in, out);
-	pp_seg_t leaf = TP_SEG({ 100, 400 });            /* 40 000 */
-	pp_seg_t work = TP_SEG({ 90000, 1 }, { 1000, 8 }); /* 98 000: self 58 000 */
-	pp_seg_t main_ = TP_SEG({ 100000, 1 });          /* self 2 000 */
-	tp_node(p, TP_IDX(0, 1, 2), 40000, &leaf);
-	tp_node(p, TP_IDX(0, 1), 58000, &work);
-	tp_node(p, TP_IDX(0), 2000, &main_);
-	pp_seg_t *all[] = { &leaf, &work, &main_ };
-	for (size_t i = 0; i < 3; i++)
-		pp__seg_free(all[i]);
-	tp_path(p, 400, TP_IDX(0, 1, 2), NULL);
-	tp_path(p, 8, TP_IDX(0, 1), NULL);
+	chain3(p, TP_SEG({ 100, 400 }), 40000, TP_SEG({ 90000, 1 }, { 1000, 8 }), 58000,
+	       TP_SEG({ 100000, 1 }), 2000, 400, 8);
 }
 
 /* work called 1 001 times: 1 000 calls of 20 ticks, each around one leaf
  * call of 15, and one of 10 000 that waited (not dense with gates) around
- * one leaf call of 9 000. */
+ * one leaf call of 9 000. leaf 24 000; work 30 000, self 6 000; main
+ * 31 000, self 1 000. */
 static void build_waited(pp_profile_t *p, double in, double out)
 {
 	start(p, "./waited", in, out);
-	pp_seg_t leaf = TP_SEG({ 15, 1000 }, { 9000, 1 });  /* 24 000 */
-	pp_seg_t work = TP_SEG({ 20, 1000 }, { 10000, 1 }); /* 30 000: self 6 000 */
-	pp_seg_t main_ = TP_SEG({ 31000, 1 });             /* self 1 000 */
-	tp_node(p, TP_IDX(0, 1, 2), 24000, &leaf);
-	tp_node(p, TP_IDX(0, 1), 6000, &work);
-	tp_node(p, TP_IDX(0), 1000, &main_);
-	pp_seg_t *all[] = { &leaf, &work, &main_ };
-	for (size_t i = 0; i < 3; i++)
-		pp__seg_free(all[i]);
-	tp_path(p, 1001, TP_IDX(0, 1, 2), NULL);
+	chain3(p, TP_SEG({ 15, 1000 }, { 9000, 1 }), 24000, TP_SEG({ 20, 1000 }, { 10000, 1 }), 6000,
+	       TP_SEG({ 31000, 1 }), 1000, 1001, 0);
 }
 
 static const pp_pnode_t *node(const pp_profile_t *p, uint32_t depth, const uint32_t *idx)
