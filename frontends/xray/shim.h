@@ -162,9 +162,11 @@ static inline PP_NOINSTR uintptr_t tail_target(uintptr_t slot)
  * no instrumented function, -1 when the jump is indirect. Code does not
  * move under XRay (no DSO support), so an entry stays true; whether the
  * target is armed is read at each use. Decoding the jump and searching the
- * map cost about 60 instructions a tail call (bench/tailinstr.sh, #30);
- * a hit costs 6, inline (a call would make the shims' tail paths keep
- * registers). Per thread, so it takes no lock and no atomic. */
+ * map cost about 60 instructions a tail call (bench/tailinstr.sh, #30).
+ * Behind each function's last two jumps (pp__xray_map_t's tail, read
+ * inline), for a function that tail-jumps from more places: it is read
+ * out of line, in pp__xray_tail_fid_miss. Per thread, so it takes no lock
+ * and no atomic. */
 #define PP__XRAY_TCACHE_BITS 6
 #define PP__XRAY_TCACHE (1u << PP__XRAY_TCACHE_BITS)
 /* the top bits of a multiplicative hash of the address's low half: two
