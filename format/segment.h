@@ -44,7 +44,13 @@ typedef struct pp__shm_hdr {
 	double ticks_per_ns;
 	uint32_t frontend, timing, sample_n, state;
 	uint32_t crash_signal; /* set by the fatal-signal handler (crash.c) */
-	uint32_t pad;
+	/* The timed gate's own cost as the process measured it while it ran
+	 * (runtime/gate_cost.c), for a profile recovered after a kill: inside
+	 * in the low 16 bits, outside in the high 16, each in sixteenths of a
+	 * tick (up to 4095.9 ticks); 0 until measured. In what was padding, so
+	 * no offset moved: a reader of an older writer finds 0 (not measured),
+	 * an older reader never looks. */
+	uint32_t gate_cost;
 	uint64_t start_boot_ns; /* CLOCK_BOOTTIME when exporting began: tells the
 				 * writer from a later process given its pid */
 	char program[64];
@@ -68,6 +74,21 @@ typedef struct pp__shm_hdr {
 	 * runtime that has no such word. */
 	uint32_t own_work_at;
 } pp__shm_hdr_t;
+
+/* gate_cost's packing: 0 for a figure that does not fit (or none). */
+#define PP__SHM_COST_UNIT 16.0
+static inline uint32_t pp__shm_cost_pack(double in, double out)
+{
+	double lim = 65535 / PP__SHM_COST_UNIT;
+	if (!(in >= 0 && in < lim && out >= 0 && out < lim) || (in == 0 && out == 0))
+		return 0;
+	return (uint32_t)(in * PP__SHM_COST_UNIT + 0.5) | (uint32_t)(out * PP__SHM_COST_UNIT + 0.5) << 16;
+}
+static inline void pp__shm_cost_unpack(uint32_t v, double *in, double *out)
+{
+	*in = (double)(v & 0xffffu) / PP__SHM_COST_UNIT;
+	*out = (double)(v >> 16) / PP__SHM_COST_UNIT;
+}
 
 /* The name of one key, appended by the writer's namer and never changed. */
 typedef struct pp__shm_name {

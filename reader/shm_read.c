@@ -594,6 +594,8 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 	raw.ticks_per_ns = isfinite(h->ticks_per_ns) && h->ticks_per_ns > 0 ? h->ticks_per_ns : 0;
 	raw.timing = h->timing <= 2 ? h->timing : 0;
 	raw.sample_n = h->sample_n;
+	/* the gate's cost, measured while the writer ran (0: not yet) */
+	pp__shm_cost_unpack(__atomic_load_n(&h->gate_cost, __ATOMIC_ACQUIRE), &raw.gate_in, &raw.gate_out);
 	raw.threads = __atomic_load_n(&h->threads, __ATOMIC_RELAXED);
 	raw.unprofiled_frames = __atomic_load_n(&h->skipped, __ATOMIC_RELAXED);
 	if (!raw.frontend || !raw.command || !raw.service || !raw.host || !raw.build_id) {

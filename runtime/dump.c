@@ -343,8 +343,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->windows = __atomic_load_n(&pp__g.windows, __ATOMIC_RELAXED);
 	p->selection = pp__select_describe();
 	p->roots = pp__select_roots();
-	p->gate_in = pp__g.gate_in;
-	p->gate_out = pp__g.gate_out;
+	pp__gate_cost_get(&p->gate_in, &p->gate_out);
 	/* the program's CPU time over the run and its switches, when this is
 	 * the process (a copy writing at a crash, _exit or exec would give its
 	 * own) */

@@ -3,10 +3,10 @@
  * docs/reference/semantics.md, "The gate's own cost"). A timed gate runs
  * partly inside the interval it times (after its entry's clock read, before
  * its exit's): that part, `in`, is in every call's inclusive time. The rest,
- * `out`, lands in the caller's self time. Once, at exit, a thread of the
- * runtime's own calls a small gated function N times from inside a gated
- * function, through the injector's own entry points, recording into a
- * scratch slab no profile or reader sees. Per call:
+ * `out`, lands in the caller's self time. Once, at exit (or at a budget's
+ * first round), a thread of the runtime's own calls a small gated function
+ * N times from inside a gated function, through the injector's own entry
+ * points, recording into a scratch slab no profile or reader sees. Per call:
  *   out = the outer node's self time - the same loop calling an empty
  *         ungated function;
  *   in  = the inner node's inclusive time - what its body adds to that
@@ -18,13 +18,20 @@
  * shadow of the body's latency (bench/compensate.sh: raii's gate came out
  * 1.0-1.4 ns a call above its cost in place around a 5 ns helper when the
  * inner function was empty). Of several rounds the least of each time is
- * kept: preemption and interrupts only ever add. */
+ * kept: preemption and interrupts only ever add.
+ * A process that never reaches its exit (killed, crashed) would have no
+ * figures: the namer measures once while the program runs too, and
+ * publishes that in the live segment, so that a recovered profile is
+ * compensated as a written one is; the exit measures again, on a quieter
+ * process (docs/guides/crash.md). */
 #include <pthread.h>
 #include <string.h>
 
 #include <pathprof/frontend.h>
 #include <pathprof/pathprof.h>
 #include "gate_impl.h"
+#include "own_thread.h"
+#include "shm.h"
 
 /* The injectors' entry points the compiler calls, when this program has
  * them (resolved at load; NULL otherwise). raii's gate is inline: the raii
@@ -179,18 +186,83 @@ static PP_NOINSTR void *measure(void *arg)
 	return NULL;
 }
 
-void pp__gate_cost_measure(void)
+/* One measure at a time: two at once would each slow the other down. A
+ * fork during one (the namer's runs beside the program's threads) leaves
+ * the child a lock nobody releases: it takes a new one. The handler is
+ * registered when the runtime loads, before any thread can fork: one
+ * registered by the first measure could come too late for a fork already
+ * under way in another thread (a child then waited at exit forever). */
+static pthread_mutex_t measuring = PTHREAD_MUTEX_INITIALIZER;
+
+static void measuring_after_fork(void)
+{
+	pthread_mutex_init(&measuring, NULL);
+}
+
+__attribute__((constructor)) static void measuring_init(void)
+{
+	pthread_atfork(NULL, NULL, measuring_after_fork);
+}
+
+/* The figures measured while the program ran, and the attempts made. */
+static double early_in, early_out;
+static int early_tries;
+
+/* Measure into *in and *out (left as they are when nothing can be
+ * measured); the caller holds `measuring`. 0 when measured. */
+static int measure_locked(double *in, double *out)
 {
 	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
-	if (pp__g.gate_in > 0 || pp__mode.timing == PP_TIMING_OFF || pp__selecting ||
-	    pp__g.mixed_frontends || fe == PP_FE_NONE || fe == PP_FE_REPLAY)
-		return;
+	if (pp__mode.timing == PP_TIMING_OFF || pp__selecting || pp__g.mixed_frontends ||
+	    fe == PP_FE_NONE || fe == PP_FE_REPLAY)
+		return -1;
 	struct cost_job j = { .fe = fe };
 	pthread_t th;
-	if (pthread_create(&th, NULL, measure, &j) != 0)
-		return;
+	if (pp__own_thread_start(&th, "cost", measure, &j) != 0)
+		return -1;
 	pthread_join(th, NULL);
 	__atomic_fetch_add(&pp__g.own_cpu, j.cpu, __ATOMIC_RELAXED);
-	pp__g.gate_in = j.in;
-	pp__g.gate_out = j.out;
+	if (!(j.in > 0 || j.out > 0))
+		return -1;
+	*in = j.in;
+	*out = j.out;
+	pp__shm_gate_cost(j.in, j.out);
+	return 0;
+}
+
+void pp__gate_cost_measure(void)
+{
+	pthread_mutex_lock(&measuring);
+	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+		measure_locked(&pp__g.gate_in, &pp__g.gate_out);
+	pthread_mutex_unlock(&measuring);
+}
+
+void pp__gate_cost_early(void)
+{
+	/* a measure that could run and failed is not tried again and again */
+	if (pp__mode.timing == PP_TIMING_OFF || early_tries >= 3 || early_in > 0 || early_out > 0 ||
+	    pp__g.gate_in > 0 || pp__g.gate_out > 0)
+		return;
+	if (pthread_mutex_trylock(&measuring) != 0)
+		return;
+	double in = 0, out = 0;
+	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
+	if (fe != PP_FE_NONE && measure_locked(&in, &out) != 0)
+		early_tries++;
+	/* both at once for a crash's copy, which reads them unlocked */
+	early_out = out;
+	early_in = in;
+	pthread_mutex_unlock(&measuring);
+}
+
+void pp__gate_cost_get(double *in, double *out)
+{
+	if (pp__g.gate_in > 0 || pp__g.gate_out > 0) {
+		*in = pp__g.gate_in;
+		*out = pp__g.gate_out;
+	} else {
+		*in = early_in;
+		*out = early_out;
+	}
 }

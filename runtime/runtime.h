@@ -87,6 +87,14 @@ int pp__dump(const char *path);
  * gate_out, when timing is on or sampled and one injector without a
  * selection ran; otherwise leave them 0. Runs a thread of its own. */
 void pp__gate_cost_measure(void);
+/* The same while the program runs (the namer, after a pass), kept apart
+ * from pp__g's and published in the live segment: the figures a profile
+ * written at a crash, or recovered after a kill, has, where no exit runs
+ * to measure them. Once; nothing while another measure runs. */
+void pp__gate_cost_early(void);
+/* The figures a profile written now carries: pp__g's, else the early
+ * ones, else 0 (not measured). Async-signal-safe. */
+void pp__gate_cost_get(double *in, double *out);
 void pp__summary(FILE *out, int n);
 void pp__disable_exit_dump(void);
 

@@ -330,6 +330,8 @@ static void *namer_main(void *arg)
 		__atomic_store_n(&nudge, 0, __ATOMIC_RELAXED);
 		name_pass();
 		pthread_mutex_unlock(&namer_lock);
+		/* outside the lock: a fork need not wait for a measure */
+		pp__gate_cost_early();
 		struct timespec wait = {0, NAMER_MS * 1000000L};
 		syscall(SYS_futex, &nudge, FUTEX_WAIT_PRIVATE, 0, &wait, NULL, 0);
 		pthread_mutex_lock(&namer_lock);
@@ -523,6 +525,13 @@ void pp__shm_crashed(int sig)
 	pp__shm_hdr_t *h = pp__arena.hdr;
 	if (h)
 		__atomic_store_n(&h->crash_signal, (uint32_t)sig, __ATOMIC_RELEASE);
+}
+
+void pp__shm_gate_cost(double in, double out)
+{
+	pp__shm_hdr_t *h = pp__arena.hdr;
+	if (h)
+		__atomic_store_n(&h->gate_cost, pp__shm_cost_pack(in, out), __ATOMIC_RELEASE);
 }
 
 

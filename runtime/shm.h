@@ -18,6 +18,10 @@
  * exported. Async-signal-safe (one store). */
 void pp__shm_crashed(int sig);
 
+/* The timed gate's cost was measured (ticks a gate, gate_cost.c): publish
+ * it in the segment, if one is exported, for `pathprof recover`. */
+void pp__shm_gate_cost(double in, double out);
+
 
 /* A fatal signal: no naming pass starts from now on, and the one running is
  * waited for (at most max_ms), so that the copy that writes the profile

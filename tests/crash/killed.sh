@@ -11,6 +11,8 @@
 # says so; `top --list` shows the process while it runs, `recover --list`
 # the segment it left once killed, until it is recovered; a later process
 # under the same name sets the killed one's segment aside, not replaces it.
+# Under pathprof run, the gate's cost measured while the program ran is
+# taken out of the times of the profile recovered or written at _exit.
 # usage: killed.sh WRAPPER BUILDROOT PATHPROF VIA CC SRCDIR
 set -eu
 wrapper=$1 build=$2 pathprof=$3 via=$4 cc=$5 src=$6
@@ -56,6 +58,23 @@ check() {
 	        sys.exit("%s: %d recovered, the thread had completed %d" % (path, got[path], n))
 	EOF
 	"$pathprof" report "$prof" >"$work/report"
+	# under pathprof run (timed), the gate's cost the process measured
+	# while it ran is taken out, though it never reached its exit: the
+	# times compensated and the cost removed add up to the raw times
+	if [ "$sig" != 0 ]; then
+		"$pathprof" report --format json "$prof" >"$work/comp.json"
+		"$pathprof" report --raw --format json "$prof" >"$work/raw.json"
+		python3 - "$work/comp.json" "$work/raw.json" <<-'EOF' || fail "$prof: gate cost"
+		import json, sys
+		c, r = (json.load(open(f)) for f in sys.argv[1:])
+		g = c.get("gate_cost") or {}
+		if not (g.get("compensated") and g["inside_ns"] + g["outside_ns"] > 0 and g["removed_ns"] > 0):
+		    sys.exit("no gate cost taken out: %s" % g)
+		left = r["gated_ns"] - c["gated_ns"] - g["removed_ns"]
+		if abs(left) > 1e-6 * r["gated_ns"]:
+		    sys.exit("raw %r, compensated %r, removed %r" % (r["gated_ns"], c["gated_ns"], g["removed_ns"]))
+		EOF
+	fi
 	if [ "$sig" = exit ]; then
 		! grep -q "recovered" "$work/report" || fail "$prof: a profile written at _exit says recovered"
 		! grep -q "FRONTEND:0xKEY" "$work/report" || fail "$prof: keys without names"
