@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pathprof/pathprof.h>
 #include "report.h"
 #include "report_top.h"
 
@@ -138,12 +139,19 @@ static void render_json(FILE *f, const pp__top_view_t *v, const frame_path_t *fp
 	fprintf(f, ",\"ticks_per_ns\":%.6f,\"events\":%llu,\"records\":%llu,\"events_per_s\":%.3f,"
 		   "\"records_per_s\":%.3f,\"drops_table\":%llu,\"drops_depth\":%llu,"
 		   "\"unmatched\":%llu,\"unnamed_records\":%llu,\"threads\":%llu,\"threads_live\":%llu,"
-		   "\"npaths\":%u,\"sort\":\"%s\",\"paths\":[",
+		   "\"npaths\":%u,\"sort\":\"%s\",\"gate_cost\":",
 		c->ticks_per_ns, (unsigned long long)c->events, (unsigned long long)c->records,
 		rate(de, s), rate(dr, s), (unsigned long long)c->drops_table,
 		(unsigned long long)c->drops_depth, (unsigned long long)c->unmatched,
 		(unsigned long long)v->st.unnamed_records, (unsigned long long)c->threads,
 		(unsigned long long)v->st.threads_live, c->npaths, sort_names[v->sort]);
+	if (c->gate_in > 0 || c->gate_out > 0)
+		fprintf(f, "{\"inside_ns\":%.3f,\"outside_ns\":%.3f,\"compensated\":%s}",
+			pp__ticks_ns(c, c->gate_in), pp__ticks_ns(c, c->gate_out),
+			c->compensated ? "true" : "false");
+	else
+		fputs("null", f);
+	fputs(",\"paths\":[", f);
 	for (uint32_t i = 0; i < n; i++) {
 		const pp_ppath_t *q = fp[i].p;
 		fprintf(f, "%s{\"id\":\"%016llx\",\"names\":[", i ? "," : "", (unsigned long long)q->id);
@@ -178,6 +186,21 @@ static void render_json(FILE *f, const pp__top_view_t *v, const frame_path_t *fp
 }
 
 
+/* What the times below hold of the gate's own cost (report/compensate.c):
+ * the figures the process measured while it ran, taken out unless --raw. */
+static void gate_cost_line(FILE *f, const pp_profile_t *c)
+{
+	if (c->timing == PP_TIMING_OFF)
+		return;
+	if (!(c->gate_in > 0 || c->gate_out > 0))
+		fputs("gate cost: not measured yet, the times hold it\n", f);
+	else
+		fprintf(f, "gate cost: %.1f + %.1f ns a timed gate (inside + outside), %s\n",
+			pp__ticks_ns(c, c->gate_in), pp__ticks_ns(c, c->gate_out),
+			c->compensated ? "taken out of the times (--raw: as measured)"
+				       : "in the times (--raw)");
+}
+
 static void render_text(FILE *f, const pp__top_view_t *v, const frame_path_t *fp, uint32_t n)
 {
 	const pp_profile_t *c = &v->cur, *p = v->have_prev ? &v->prev : NULL;
@@ -199,8 +222,10 @@ static void render_text(FILE *f, const pp__top_view_t *v, const frame_path_t *fp
 		(unsigned long long)c->drops_table, (unsigned long long)c->drops_depth,
 		(unsigned long long)c->unmatched, (unsigned long long)v->st.unnamed_records,
 		c->npaths);
-	fprintf(f, "sort: %s  top %u%s\n\n", sort_names[v->sort], v->top,
+	fprintf(f, "sort: %s  top %u%s\n", sort_names[v->sort], v->top,
 		v->top ? "" : " (all)");
+	gate_cost_line(f, c);
+	fputc('\n', f);
 	fprintf(f, "%12s %14s %12s %6s  %s\n", "rate/s", "count", "change", "time%", "path");
 	uint64_t shown_time = 0;
 	for (uint32_t i = 0; i < n; i++) {

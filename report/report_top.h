@@ -21,6 +21,7 @@ typedef struct view {
 	pp__top_sort_t sort;
 	uint32_t top;
 	int json, frozen, tty;
+	int raw; /* times as measured: the gate's cost not taken out */
 	double interval;
 } pp__top_view_t;
 

@@ -40,7 +40,10 @@ static const char help_text[] =
 	"segment in /dev/shm. Every refresh shows\n"
 	"events/s, path records/s, drops, threads, then the top paths with their\n"
 	"rate, count and change since the last refresh and, when timed, each\n"
-	"segment's p50 and p99 with their change. The first refresh's rates are\n"
+	"segment's p50 and p99 with their change. Times have the gate's own cost\n"
+	"taken out, as in 'pathprof report', once the process has measured it\n"
+	"(about 50 ms into a timed run; --raw: as measured). The first refresh's\n"
+	"rates are\n"
 	"averages since the program started. The segment is only read, never\n"
 	"written; the segment of a process that has died (or exited with\n"
 	"PATHPROF_SHM_KEEP=1) still reads. The header says whether the writer is\n"
@@ -62,6 +65,7 @@ static const char help_text[] =
 	"  -n, --iterations N  exit after N refreshes (default: until 'q' or a signal)\n"
 	"  --format FMT        'text' (default) or 'json': one JSON object per refresh,\n"
 	"                      one per line (schema in docs/guides/live.md)\n"
+	"  --raw               times as measured, the gates' own cost in them\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"keys (when standard input and output are a terminal):\n"
@@ -97,6 +101,13 @@ static int refresh(pp__top_view_t *v)
 	char err[512];
 	if (pp__shm_snapshot(&v->seg, &p, &st, err, sizeof err) != 0) {
 		cli_error("%s", err);
+		return -1;
+	}
+	/* as reports show times: the gate's cost the writer measured taken
+	 * out, snapshot by snapshot (a change is then the compensated one) */
+	if (!v->raw && pp__profile_compensate(&p) != 0) {
+		pp__profile_free(&p);
+		cli_error("top: out of memory");
 		return -1;
 	}
 	pp__profile_free(&v->prev);
@@ -217,7 +228,7 @@ static int wait_next(pp__top_view_t *v, FILE *out)
 	}
 }
 
-enum { OPT_TOP = 256, OPT_SORT, OPT_ONCE, OPT_FORMAT, OPT_LIST };
+enum { OPT_TOP = 256, OPT_SORT, OPT_ONCE, OPT_FORMAT, OPT_LIST, OPT_RAW };
 
 static const struct option longopts[] = {
 	{ "interval", required_argument, NULL, 'i' },
@@ -227,6 +238,7 @@ static const struct option longopts[] = {
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -319,6 +331,9 @@ int cmd_top(int argc, char **argv)
 			break;
 		case OPT_LIST:
 			list_only = 1;
+			break;
+		case OPT_RAW:
+			v.raw = 1;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json"))

@@ -139,6 +139,16 @@ def test_killed():
     total = {"outer>a>leaf1": 3 * iters, "outer>b>leaf2": 6 * iters}
     d = wait_named(name, 2)
     check(d["state"] == "running", "killed: state %s before the kill" % d["state"])
+    # The gate's cost, measured by the writer after its first naming pass
+    # with timing on, is in the segment before the kill.
+    for _ in range(200):
+        if d["gate_cost"]:
+            break
+        time.sleep(0.02)
+        d = snap(name)
+    g = d["gate_cost"]
+    check(g and g["compensated"] and g["inside_ns"] + g["outside_ns"] > 0,
+          "killed: gate cost before the kill %r" % g)
     w.kill()
     # not reaped yet: the zombie keeps the pid
     for _ in range(200):
@@ -152,6 +162,18 @@ def test_killed():
     w.wait()
     d = snap(name)
     check(d["state"] == "dead", "killed, reaped: state %s" % d["state"])
+    # top takes that cost out of the times as reports do; --raw leaves it:
+    # no segment's p50 is higher compensated, and the leaves' are lower
+    r = top(name, "--raw")
+    raw = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(raw.get("gate_cost") and raw["gate_cost"]["compensated"] is False,
+          "killed: --raw gate cost %r" % raw.get("gate_cost"))
+    by_id = lambda x: {p["id"]: p["nodes"] for p in x.get("paths", [])}
+    comp, meas = by_id(d), by_id(raw)
+    pairs = [(c["p50_ns"], m["p50_ns"]) for k in comp if k in meas for c, m in zip(comp[k], meas[k])]
+    check(len(comp) == 2 and comp.keys() == meas.keys() and all(c <= m for c, m in pairs) and
+          all(comp[k][-1]["p50_ns"] < meas[k][-1]["p50_ns"] for k in comp),
+          "killed: p50 compensated / raw %r" % pairs)
     # A dead writer's rates are its lifetime's, at every refresh: they do
     # not decay with the time since it died.
     r = subprocess.run([PATHPROF, "top", name, "-n", "2", "-i", "0.3", "--format", "json"],
