@@ -328,6 +328,25 @@ int metrics_write(FILE *out, int openmetrics, metrics_proc_t *procs, size_t n,
 	       "Paths summed in path=\"other\" instead of series of their own (serve --top).");
 	per_proc(&c, procs, n, "pathprof_paths_other", "", t_cut);
 
+	/* Not taken out of the histograms: a bucket's count would then move
+	 * with the totals and go down between scrapes, which a counter must
+	 * not. The figures let a query take them out of a mean. */
+	family(&c, "pathprof_gate_cost_seconds", "gauge",
+	       "A timed gate's own cost as the process measured it: part=\"inside\" is in every "
+	       "call's time, part=\"outside\" in its caller's.");
+	for (size_t i = 0; i < n; i++) {
+		const pp_profile_t *q = &procs[i].prof;
+		if (!(q->ticks_per_ns > 0) || !(q->gate_in > 0 || q->gate_out > 0))
+			continue;
+		static const char *const part[] = { "inside", "outside" };
+		for (int k = 0; k < 2; k++) {
+			fputs("pathprof_gate_cost_seconds{", out);
+			proc_labels(out, &procs[i]);
+			fprintf(out, ",part=\"%s\"} %.12g\n", part[k],
+				(k ? q->gate_out : q->gate_in) / q->ticks_per_ns / 1e9);
+		}
+	}
+
 	family(&c, "pathprof_process_start_time_seconds", "gauge",
 	       "When the process started, in seconds since the epoch.");
 	for (size_t i = 0; i < n; i++) {

@@ -17,7 +17,8 @@ it every second. Checked through Prometheus' HTTP API:
   - the exposition passes `promtool check metrics`, in both formats;
   - hostile clients (50 that trickle a request a byte at a time, others
     sending 1 MB headers) never make a scrape fail, and are cut (#27);
-  - command lines are served only with --command-line.
+  - command lines are served only with --command-line;
+  - the gate's cost the process measured is served as its profile has it.
 usage: fleet_test.py PATHPROF FLEET_APP WORKDIR
 """
 import json
@@ -402,6 +403,15 @@ def main():
             n = sum(1 for w in warned if name + ':' in w)
             eq('warnings about %s after 3 scrapes' % name, n, 1)
         eq('a still served', series(prom, a.service).get((str(a.pid), 'request>parse')), 1000)
+        # the gate's cost the process measured (for the dump above), as its
+        # profile has it, to the segment's sixteenth of a tick
+        for part, key in (('inside', 'inside_ns'), ('outside', 'outside_ns')):
+            r = prom.query('pathprof_gate_cost_seconds{service="%s",part="%s"}' % (a.service, part))
+            got = float(r[0]['value'][1]) * 1e9 if r else float('nan')
+            want = doc['gate_cost'][key]
+            if not abs(got - want) <= 1 / 16 / doc['ticks_per_ns'] + 0.001:
+                fail('pathprof_gate_cost_seconds{part="%s"}: %g ns, the profile says %g' %
+                     (part, got, want))
         r = prom.query('pathprof_exporter_segments_skipped')
         if not r or float(r[0]['value'][1]) < 2:
             fail('pathprof_exporter_segments_skipped: %r' % r)
