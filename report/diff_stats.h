@@ -75,6 +75,9 @@ typedef struct diff_side {
 	char **files;
 	pp_profile_t merged;
 	double total_ns; /* per run */
+	/* times have the gate's cost taken out: 1 every run, 0 as measured
+	 * (--raw), -1 some run had no measure and kept it */
+	int compensated;
 } diff_side_t;
 
 /* One row's numbers on one side: a row is a calling-context node (the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pathprof/pathprof.h>
 #include "diff_stats.h"
 #include "profile.h"
 #include "report.h"
@@ -90,8 +91,12 @@ static void text_segments(FILE *f, const diff_row_t *r)
 
 static void text_side(FILE *f, const char *tag, const diff_side_t *s)
 {
-	fprintf(f, "  %s  %s (%u run%s, %s)\n", tag, s->arg, s->nruns, s->nruns == 1 ? "" : "s",
-		s->merged.frontend ? s->merged.frontend : "?");
+	fprintf(f, "  %s  %s (%u run%s, %s%s)\n", tag, s->arg, s->nruns, s->nruns == 1 ? "" : "s",
+		s->merged.frontend ? s->merged.frontend : "?",
+		s->merged.timing == PP_TIMING_OFF ? ""
+		: s->compensated > 0		  ? "; the gates' cost taken out"
+		: s->compensated < 0 ? "; gate cost not measured, in the times"
+				     : "; times as measured (--raw)");
 }
 
 /* The first line: what a reader wants first, as the HTML page's headline
@@ -200,7 +205,7 @@ static void json_side(FILE *f, const diff_side_t *s)
 	}
 	fputs("], \"total_ns_per_run\": ", f);
 	pp__report_json_num(f, s->total_ns, 1);
-	fputc('}', f);
+	fprintf(f, ", \"compensated\": %s}", s->compensated > 0 ? "true" : "false");
 }
 
 static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include <pathprof/pathprof.h>
 #include "diff_stats.h"
 #include "profile.h"
 #include "profile_merge.h"
@@ -50,6 +51,10 @@ static const char help_text[] =
 	"                      runs to hold at a 5% false-discovery rate over\n"
 	"                      all rows\n"
 	"  --top N             show the first N paths of each list; 0 = all (default)\n"
+	"  --raw               times as measured, the gates' own cost left in (by\n"
+	"                      default each run's measure of it is taken out, as\n"
+	"                      'pathprof report' does: a build that gates less is\n"
+	"                      then not called faster for its gates alone)\n"
 	"  -o, --output FILE   write to FILE instead of standard output\n"
 	"  -h, --help          show this help\n"
 	"\n"
@@ -103,7 +108,10 @@ oom:
 	return -1;
 }
 
-static int load_side(diff_side_t *s)
+/* Each run with the gate's cost it measured taken out (unless raw), as
+ * `report` shows it, then into the side's sum: a run is compensated with
+ * its own measure, before runs of other measures are added up. */
+static int load_side(diff_side_t *s, int raw)
 {
 	struct stat st;
 	if (stat(s->arg, &st) != 0) {
@@ -121,6 +129,7 @@ static int load_side(diff_side_t *s)
 		}
 		s->nruns = 1;
 	}
+	s->compensated = !raw;
 	s->runs = calloc(s->nruns, sizeof *s->runs);
 	if (!s->runs) {
 		cli_error("diff: out of memory");
@@ -129,8 +138,22 @@ static int load_side(diff_side_t *s)
 	for (uint32_t i = 0; i < s->nruns; i++) {
 		if (s->nruns > 1)
 			cli_progress("diff: reading %u of %u: %s", i + 1, s->nruns, s->files[i]);
-		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i]) != CLI_OK) {
+		pp_profile_t *r = &s->runs[i];
+		char err[512];
+		if (cli_read_profile(r, s->files[i]) != CLI_OK) {
 			cli_progress_end();
+			return -1;
+		}
+		if (!raw && pp__profile_compensate(r) != 0) {
+			cli_progress_end();
+			cli_error("diff: out of memory");
+			return -1;
+		}
+		if (!raw && !r->compensated && r->timing != PP_TIMING_OFF)
+			s->compensated = -1;
+		if (pp__profile_merge(&s->merged, r, err, sizeof err) < 0) {
+			cli_progress_end();
+			cli_error("%s: cannot merge: %s", s->files[i], err);
 			return -1;
 		}
 		s->total_ns += pp__ticks_ns(&s->runs[i], pp__profile_gated_ticks(&s->runs[i]));
@@ -152,12 +175,13 @@ static void side_free(diff_side_t *s)
 	pp__profile_free(&s->merged);
 }
 
-enum { OPT_FORMAT = 256, OPT_MIN_CHANGE, OPT_TOP };
+enum { OPT_FORMAT = 256, OPT_MIN_CHANGE, OPT_TOP, OPT_RAW };
 
 static const struct option longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "min-change", required_argument, NULL, OPT_MIN_CHANGE },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -168,7 +192,7 @@ int cmd_diff(int argc, char **argv)
 	int format = PP__DIFF_TEXT, c;
 	uint64_t top = 0, v;
 	double min_change = DEFAULT_MIN_CHANGE;
-	int min_change_given = 0;
+	int min_change_given = 0, raw = 0;
 	const char *outpath = NULL;
 	optind = 0;
 	opterr = 0;
@@ -191,6 +215,9 @@ int cmd_diff(int argc, char **argv)
 			if (cli_parse_u64("diff: --top", optarg, UINT32_MAX, &top) < 0)
 				return CLI_USAGE;
 			break;
+		case OPT_RAW:
+			raw = 1;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -209,7 +236,7 @@ int cmd_diff(int argc, char **argv)
 	int status = CLI_FAIL;
 	uint32_t n = 0;
 	diff_row_t *rows = NULL;
-	if (load_side(&sd[0]) != 0 || load_side(&sd[1]) != 0)
+	if (load_side(&sd[0], raw) != 0 || load_side(&sd[1], raw) != 0)
 		goto done;
 	diff_floor_t fl = {min_change, DIFF_FLOOR_SET, {0, 0, 0, 0}, 0, 0, 0};
 	/* One run a side: the rows' own scatter stands in for the runs'

@@ -4,7 +4,8 @@
 # examples/multi built through pathprof-cc and run timed must write a
 # profile whose JSON has the measure (inside > 0), report it compensated
 # with exactly the removed time missing from the gated time (raw minus
-# compensated, to the rounding), and keep it raw with --raw; with a
+# compensated, to the rounding), and keep it raw with --raw (report and
+# diff, whose time per run is the report's gated time); with a
 # selection or timing off no measure is taken and the text says so.
 # Exact checks only: how close the compensated times come to a plain build
 # is measured by bench/compensate.sh, not asserted here.
@@ -53,6 +54,21 @@ python3 -c "import sys; sys.exit(not (abs($raw - $comp - $removed) <= 0.001 * $r
 	fail "raw gated $raw - compensated $comp is not the removed $removed"
 "$pp" report "$work/timed.pathprof" | grep -q "^  gate cost  .* ns a timed gate" ||
 	fail "the text header does not show the gate cost"
+# diff compares what report shows: each side's time per run is the
+# compensated gated time, and with --raw the raw one
+for mode in comp raw; do
+	want=$comp flagwant=True opt=
+	[ "$mode" = raw ] && want=$raw flagwant=False opt=--raw
+	"$pp" diff --format json $opt "$work/timed.pathprof" "$work/timed.pathprof" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+for side in ('a', 'b'):
+    s = d[side]
+    if not (abs(s['total_ns_per_run'] - $want) <= 0.001 * $want + 1 and s['compensated'] == $flagwant):
+        sys.exit('%s: %s, report says %s' % (side, s, $want))" || fail "diff $opt: not the report's times"
+done
+"$pp" diff "$work/timed.pathprof" "$work/timed.pathprof" | grep -q "^  A  .*(1 run, $via; the gates' cost taken out)$" ||
+	fail "diff's text does not say the gates' cost was taken out"
 # the program's CPU time (one thread) is within its run: pathprof's own
 # threads and what ran before the run are not in it
 "$pp" report --format json "$work/timed.pathprof" | python3 -c "
