@@ -204,9 +204,23 @@ __attribute__((constructor)) static void measuring_init(void)
 	pthread_atfork(NULL, NULL, measuring_after_fork);
 }
 
-/* The figures measured while the program ran, and the attempts made. */
+/* The figures measured while the program ran, and the attempts made. The
+ * figures, pp__g's too, are read without the lock (the dump, a crash's
+ * copy): stored and loaded whole. */
 static double early_in, early_out;
 static int early_tries;
+
+static double load(const double *v)
+{
+	double x;
+	__atomic_load(v, &x, __ATOMIC_ACQUIRE);
+	return x;
+}
+
+static void store(double *v, double x)
+{
+	__atomic_store(v, &x, __ATOMIC_RELEASE);
+}
 
 /* Measure into *in and *out (left as they are when nothing can be
  * measured); the caller holds `measuring`. 0 when measured. */
@@ -224,45 +238,42 @@ static int measure_locked(double *in, double *out)
 	__atomic_fetch_add(&pp__g.own_cpu, j.cpu, __ATOMIC_RELAXED);
 	if (!(j.in > 0 || j.out > 0))
 		return -1;
-	*in = j.in;
-	*out = j.out;
+	store(out, j.out);
+	store(in, j.in);
 	pp__shm_gate_cost(j.in, j.out);
 	return 0;
+}
+
+static int measured(const double *in, const double *out)
+{
+	return load(in) > 0 || load(out) > 0;
 }
 
 void pp__gate_cost_measure(void)
 {
 	pthread_mutex_lock(&measuring);
-	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+	if (!measured(&pp__g.gate_in, &pp__g.gate_out))
 		measure_locked(&pp__g.gate_in, &pp__g.gate_out);
 	pthread_mutex_unlock(&measuring);
 }
 
 void pp__gate_cost_early(void)
 {
-	/* a measure that could run and failed is not tried again and again */
-	if (pp__mode.timing == PP_TIMING_OFF || early_tries >= 3 || early_in > 0 || early_out > 0 ||
-	    pp__g.gate_in > 0 || pp__g.gate_out > 0)
+	if (pp__mode.timing == PP_TIMING_OFF || __atomic_load_n(&early_tries, __ATOMIC_RELAXED) >= 3 ||
+	    measured(&early_in, &early_out) || measured(&pp__g.gate_in, &pp__g.gate_out))
 		return;
 	if (pthread_mutex_trylock(&measuring) != 0)
 		return;
-	double in = 0, out = 0;
-	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
-	if (fe != PP_FE_NONE && measure_locked(&in, &out) != 0)
-		early_tries++;
-	/* both at once for a crash's copy, which reads them unlocked */
-	early_out = out;
-	early_in = in;
+	/* a measure that could run and failed is not tried again and again */
+	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) != PP_FE_NONE &&
+	    measure_locked(&early_in, &early_out) != 0)
+		__atomic_store_n(&early_tries, early_tries + 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&measuring);
 }
 
 void pp__gate_cost_get(double *in, double *out)
 {
-	if (pp__g.gate_in > 0 || pp__g.gate_out > 0) {
-		*in = pp__g.gate_in;
-		*out = pp__g.gate_out;
-	} else {
-		*in = early_in;
-		*out = early_out;
-	}
+	int late = measured(&pp__g.gate_in, &pp__g.gate_out);
+	*in = load(late ? &pp__g.gate_in : &early_in);
+	*out = load(late ? &pp__g.gate_out : &early_out);
 }
