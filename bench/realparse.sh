@@ -43,10 +43,10 @@ lib=$cache/tree-sitter-0.25.0/vendor/tree-sitter/lib
 grammar=$cache/tree-sitter-c-0.24.1/src
 
 export PKG_CONFIG_PATH="$build/meson-uninstalled"
-# one build: NAME CC EXTRA-OBJECTS-OR-FLAGS...
+# one build: NAME LINK-EXTRA CC COMPILE-FLAGS...
 build_prog() {
-	name=$1 cc=$2
-	shift 2
+	name=$1 extra=$2 cc=$3
+	shift 3
 	# shellcheck disable=SC2086 # the compiler is words
 	$cc -O2 "$@" -I"$lib/include" -I"$lib/src" -w -c "$lib/src/lib.c" -o "$tmp/$name-lib.o"
 	# shellcheck disable=SC2086
@@ -54,13 +54,13 @@ build_prog() {
 	# shellcheck disable=SC2086
 	$cc -O2 "$@" -I"$lib/include" -c "$root/bench/realparse.c" -o "$tmp/$name-driver.o"
 	# shellcheck disable=SC2086
-	$cc "$tmp/$name-driver.o" "$tmp/$name-lib.o" "$tmp/$name-grammar.o" $link -o "$tmp/$name"
+	$cc "$tmp/$name-driver.o" "$tmp/$name-lib.o" "$tmp/$name-grammar.o" $extra -o "$tmp/$name"
 }
-link= build_prog plain gcc &
+build_prog plain "" gcc &
 gcc -O2 -c "$root/bench/empty_hooks.c" -o "$tmp/empty_hooks.o"
-link=$tmp/empty_hooks.o build_prog empty gcc -finstrument-functions
+build_prog empty "$tmp/empty_hooks.o" gcc -finstrument-functions
 wait
-link= build_prog cyg "$build/tools/pathprof-cc-uninstalled --via=cyg gcc"
+build_prog cyg "" "$build/tools/pathprof-cc-uninstalled --via=cyg gcc"
 files=$(ls "$root"/report/*.c)
 
 own() { sed -n 's/^nodes [0-9]* ns //p'; } # the driver's own parse time
@@ -68,13 +68,12 @@ own() { sed -n 's/^nodes [0-9]* ns //p'; } # the driver's own parse time
 i=0
 while [ "$i" -lt "$runs" ]; do
 	# shellcheck disable=SC2086 # the files are words
-	echo "plain $("$tmp/plain" "$repeats" $files | own)" >>"$tmp/rows"
-	# shellcheck disable=SC2086
-	echo "empty $("$tmp/empty" "$repeats" $files | own)" >>"$tmp/rows"
-	# shellcheck disable=SC2086
-	echo "count $(PATHPROF_TIMING=off PATHPROF_OUT=/dev/null "$tmp/cyg" "$repeats" $files | own)" >>"$tmp/rows"
-	# shellcheck disable=SC2086
-	echo "timed $(PATHPROF_TIMING=on PATHPROF_OUT="$tmp/t.pathprof" "$tmp/cyg" "$repeats" $files | own)" >>"$tmp/rows"
+	{
+		echo "plain $("$tmp/plain" "$repeats" $files | own)"
+		echo "empty $("$tmp/empty" "$repeats" $files | own)"
+		echo "count $(PATHPROF_TIMING=off PATHPROF_OUT=/dev/null "$tmp/cyg" "$repeats" $files | own)"
+		echo "timed $(PATHPROF_TIMING=on PATHPROF_OUT="$tmp/t.pathprof" "$tmp/cyg" "$repeats" $files | own)"
+	} >>"$tmp/rows"
 	"$build/tools/pathprof" report --format json "$tmp/t.pathprof" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
