@@ -231,11 +231,16 @@ int cli_read_profile(pp_profile_t *p, const char *path)
 	return CLI_OK;
 }
 
-int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path)
+int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path, int compensate)
 {
 	char err[512];
 	if (cli_read_profile(one, path) != CLI_OK)
 		return CLI_FAIL;
+	if (compensate && pp__profile_compensate(one) != 0) {
+		cli_error("%s: out of memory", path);
+		pp__profile_free(one);
+		return CLI_FAIL;
+	}
 	if (pp__profile_merge(sum, one, err, sizeof err) < 0) {
 		cli_error("%s: cannot merge: %s", path, err);
 		pp__profile_free(one);

@@ -71,9 +71,11 @@ int cli_parse_duration(const char *opt, const char *s, uint64_t *ns);
 int cli_read_profile(pp_profile_t *p, const char *path);
 
 /* Read path into one and merge it into sum, printing the one-line error of a
- * failed read or merge. Returns CLI_OK, one then holding the file's profile
- * (the caller frees it), or CLI_FAIL with one holding nothing. */
-int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path);
+ * failed read or merge; with compensate, one has the gate's cost it measured
+ * taken out first (report/compensate.c: each file its own measure). Returns
+ * CLI_OK, one then holding the file's profile (the caller frees it), or
+ * CLI_FAIL with one holding nothing. */
+int cli_read_merge(pp_profile_t *sum, pp_profile_t *one, const char *path, int compensate);
 
 /* Print text (a command's --help) on standard output and check the write.
  * Returns CLI_OK or CLI_FAIL. */

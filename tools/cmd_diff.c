@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
 #include <pathprof/pathprof.h>
+#include "cli.h"
 #include "diff_stats.h"
 #include "profile.h"
 #include "profile_merge.h"
@@ -138,24 +138,13 @@ static int load_side(diff_side_t *s, int raw)
 	for (uint32_t i = 0; i < s->nruns; i++) {
 		if (s->nruns > 1)
 			cli_progress("diff: reading %u of %u: %s", i + 1, s->nruns, s->files[i]);
-		pp_profile_t *r = &s->runs[i];
-		char err[512];
-		if (cli_read_profile(r, s->files[i]) != CLI_OK) {
+		const pp_profile_t *r = &s->runs[i];
+		if (cli_read_merge(&s->merged, &s->runs[i], s->files[i], !raw) != CLI_OK) {
 			cli_progress_end();
-			return -1;
-		}
-		if (!raw && pp__profile_compensate(r) != 0) {
-			cli_progress_end();
-			cli_error("diff: out of memory");
 			return -1;
 		}
 		if (!raw && !r->compensated && r->timing != PP_TIMING_OFF)
 			s->compensated = -1;
-		if (pp__profile_merge(&s->merged, r, err, sizeof err) < 0) {
-			cli_progress_end();
-			cli_error("%s: cannot merge: %s", s->files[i], err);
-			return -1;
-		}
 		s->total_ns += pp__ticks_ns(&s->runs[i], pp__profile_gated_ticks(&s->runs[i]));
 	}
 	cli_progress_end();

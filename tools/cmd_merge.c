@@ -73,7 +73,7 @@ int cmd_merge(int argc, char **argv)
 		if (argc - optind > 1)
 			cli_progress("merge: reading %d of %d: %s", i - optind + 1, argc - optind,
 				     argv[i]);
-		rc = cli_read_merge(&sum, &one, argv[i]);
+		rc = cli_read_merge(&sum, &one, argv[i], 0);
 		if (rc == CLI_OK)
 			pp__profile_free(&one);
 	}
