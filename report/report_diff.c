@@ -205,7 +205,8 @@ static void json_side(FILE *f, const diff_side_t *s)
 	}
 	fputs("], \"total_ns_per_run\": ", f);
 	pp__report_json_num(f, s->total_ns, 1);
-	fprintf(f, ", \"compensated\": %s}", s->compensated > 0 ? "true" : "false");
+	fprintf(f, ", \"compensated\": %s}",
+		s->compensated > 0 && s->merged.timing != PP_TIMING_OFF ? "true" : "false");
 }
 
 static void render_json(FILE *f, const diff_side_t *sd, diff_row_t *rows, uint32_t n,

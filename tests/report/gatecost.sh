@@ -86,4 +86,8 @@ set -- $(json "$work/selected.pathprof")
 run untimed.pathprof PATHPROF_TIMING=off
 set -- $(json "$work/untimed.pathprof")
 [ "$2" = - ] || fail "a measure with timing off: $2"
+"$pp" diff --format json "$work/untimed.pathprof" "$work/untimed.pathprof" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(d['a']['compensated'] is not False)" || fail "diff calls an untimed run compensated"
 echo "ok: $via: inside $inside ns, outside $outside ns a gate; $removed of $raw ns removed"
