@@ -109,11 +109,24 @@ int pp__glob_match(const char *g, size_t n, const char *name)
 	}
 }
 
+/* Is s[i] ('<' or '>') a character of an operator's name (operator<,
+ * operator<<=, operator->, operator<=>), which opens or closes nothing? */
+static int operator_char(const char *s, size_t i)
+{
+	size_t j = i;
+	while (j > 0 && i - j < 2 && strchr("<>=-", s[j - 1]))
+		j--;
+	return j >= 8 && !memcmp(s + j - 8, "operator", 8);
+}
+
 /* Length of the glob starting at s, up to the separator that ends it. A
  * separator inside <...> or (...) does not end it, so that a full C++ name
  * copied from a report (std::map<int, int>::find(int const&)) is one glob
- * (#29); when the brackets never close (operator<), the first separator
- * ends it after all. */
+ * (#29). An operator's '<' or '>' nests nothing: one in a list's middle
+ * entry (operator<=(simd8<unsigned char>) const) otherwise stayed open and
+ * took the entries after it, up to some later '>', for part of its name,
+ * so that pathprof select's list left those functions gated. When the
+ * brackets never close anyway, the first separator ends it after all. */
 static size_t scan(const char *s, char sep, int nest)
 {
 	size_t i = 0;
@@ -127,9 +140,9 @@ static size_t scan(const char *s, char sep, int nest)
 			i += set_len(s + i, strlen(s + i));
 			continue;
 		}
-		if (nest && (s[i] == '<' || s[i] == '('))
+		if (nest && (s[i] == '(' || (s[i] == '<' && !operator_char(s, i))))
 			depth++;
-		else if (nest && (s[i] == '>' || s[i] == ')') && depth > 0)
+		else if (nest && (s[i] == ')' || (s[i] == '>' && !operator_char(s, i))) && depth > 0)
 			depth--;
 		i++;
 	}

@@ -109,6 +109,16 @@ static int gcc_name_ok(const pp_profile_t *p, const pp__fn_row_t *rows, size_t n
 			  "a comma", name);
 		return 0;
 	}
+	/* gcc matches its own spelling of a C++ function: no parameters, no
+	 * return type, "{anonymous}" for "(anonymous namespace)", its own
+	 * names of types; a name from the demangler, parameters and all,
+	 * is never in it, and would be dropped from nothing */
+	if (strchr(name, '(')) {
+		cli_error("select: --format gcc: '%s' left out (it stays gated): gcc's list cannot name "
+			  "a C++ function; 'pathprof-cc --exclude-functions=@FILE' with --format names can",
+			  name);
+		return 0;
+	}
 	size_t hits = 0;
 	for (size_t i = 0; i < n; i++)
 		hits += !drop[i] && strstr(pp__report_name(p, rows[i].name), name) != NULL;

@@ -50,6 +50,20 @@ int main(void)
 	/* an unclosed bracket (operator<) does not swallow the rest */
 	check("ns::operator<,b", "b", 1);
 	check("ns::operator<,b", "ns::operator<", 1);
+	/* nor does an operator's '<' or '>' in a middle entry, though a later
+	 * '>' would close it: the entries after it are entries of their own
+	 * (pathprof select's lists, which held operator<= and operator->
+	 * between other names, left the names after them gated) */
+	check("!a::operator<(int),!b,!c::operator>(int)", "b", 0);
+	check("!a::operator<(int),!b,!c::operator>(int)", "e", 1);
+	check("!v<int>::operator<=(v<int>) const,!f(a<b\\, c>),!p::operator->() const,!g,!h<x>", "g", 0);
+	check("!v<int>::operator<=(v<int>) const,!f(a<b\\, c>),!p::operator->() const,!g,!h<x>",
+	      "f(a<b, c>)", 0);
+	check("!v<int>::operator<=(v<int>) const,!f(a<b\\, c>),!p::operator->() const,!g,!h<x>",
+	      "v<int>::operator<=(v<int>) const", 0);
+	check("!s::operator<<(int),!u,!t::operator>>=(int)", "u", 0);
+	check("!s::operator<<(int),!u,!t::operator>>=(int)", "t::operator>>=(int)", 0);
+	check("!x::operator<=>(x const&) const,!y,!w<z>", "y", 0);
 	if (fails)
 		return 1;
 	puts("glob: all checks passed");
