@@ -346,7 +346,8 @@ static void write_all(struct out *o, const struct wctx *w)
 		section(o, SEC_OWNWORK, 0, body_ownwork, w);
 	if (w->p->selection)
 		section(o, SEC_SELECT, 0, body_select, w);
-	if (w->p->budget != 0 || w->p->nthrottled)
+	/* also for a selection's patched hook calls alone (no budget) */
+	if (w->p->budget != 0 || w->p->nthrottled || w->p->patched_sites || w->p->refused_sites)
 		section(o, SEC_THROTTLE, 0, body_throttle, w);
 	if (any_open(w->p) || w->p->windows)
 		section(o, SEC_OPEN, 0, body_open, w);

@@ -216,9 +216,12 @@ int pp__report_json(FILE *out, const pp_profile_t *p, const pp_report_opts_t *o,
 			fprintf(out, ", \"at_ns\": %llu}", (unsigned long long)e->at_ns);
 		}
 		fputs(p->nthrottled ? "\n  ],\n  " : "],\n  ", out);
+	}
+	/* hook calls patched out: a budget's stopped functions, or a
+	 * selection's left-out ones */
+	if (p->budget != 0 || p->nthrottled || p->patched_sites || p->refused_sites)
 		fprintf(out, "\"patched_sites\": %u, \"refused_sites\": %u,\n  ", p->patched_sites,
 			p->refused_sites);
-	}
 	if (p->has_cpu)
 		fprintf(out, "\"cpu\": {\"cpu_ns\": %llu, \"preemptions\": %llu, \"blocks\": %llu},\n  ",
 			(unsigned long long)p->cpu_ns, (unsigned long long)p->nivcsw,

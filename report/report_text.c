@@ -270,6 +270,12 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 	cpu_line(out, p);
 	if (p->selection)
 		fprintf(out, "  selection  %s\n", *p->selection ? p->selection : "(differs between merged profiles)");
+	/* without a budget, patched hook calls are those of functions the
+	 * selection left out (runtime/site_patch.c) */
+	if (p->budget == 0 && !p->nthrottled && (p->patched_sites || p->refused_sites))
+		fprintf(out, "             hook calls of the functions it leaves out patched out of the code "
+			     "at %u site%s (%u left)\n",
+			p->patched_sites, p->patched_sites == 1 ? "" : "s", p->refused_sites);
 	pp__report_budget_line(out, p);
 	if (p->roots)
 		fprintf(out, "  outside    %llu gate entries outside every root (not events: with a root "

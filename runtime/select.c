@@ -15,8 +15,14 @@
 #include "glob.h"
 #include "runtime.h"
 #include "select.h"
+#include "site_patch.h"
+#include "throttle.h"
 
 uint32_t pp__selecting;
+/* 1 while PATHPROF_FUNCTIONS is in force: the cyg hooks and the plugin's
+ * shim then note the calls of the functions it leaves out, which the
+ * throttling thread patches out of the code (pathprof/gate.h). */
+PP_EXPORT uint32_t pp__select_sites;
 
 /* 2^18 keys (4 MB of address space, touched as it fills): more functions
  * than a program gates. Past 3/4 full, keys are named on every sight, still
@@ -142,6 +148,13 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 		if (!(copy = strdup(list)))
 			return -1;
 	}
+	/* Patched code is never patched back (site_patch.c): the functions
+	 * an earlier list left out stay so. */
+	uint32_t gone = which == PP__SEL_FUNCTIONS ? pp__site_patched_left_out() : 0;
+	if (gone)
+		pp__warn("%s%s%s: the hook calls of functions an earlier selection left out were patched "
+			 "out of the code (%u): they stay ungated whatever this list says",
+			 what, copy ? "=" : " cleared", copy ? copy : "", gone);
 	pthread_mutex_lock(&select_lock);
 	free(lists[which]);
 	lists[which] = copy;
@@ -161,7 +174,13 @@ int pp__select_set(uint32_t which, const char *list, const char *what)
 	uint32_t sel = (lists[PP__SEL_ROOTS] ? PP__SEL_ROOTS : 0) |
 		       (lists[PP__SEL_FUNCTIONS] ? PP__SEL_FUNCTIONS : 0);
 	__atomic_store_n(&pp__selecting, sel, __ATOMIC_RELEASE);
+	__atomic_store_n(&pp__select_sites, lists[PP__SEL_FUNCTIONS] != NULL, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&select_lock);
+	/* the thread that patches what the list leaves out: started here when
+	 * a gate ran before the list was set (a C++ program's static
+	 * constructors, before pathprof-cc's), else at the first gate */
+	if (which == PP__SEL_FUNCTIONS && copy)
+		pp__throttle_start();
 	return 0;
 }
 

@@ -1,4 +1,5 @@
-/* Once a budget stopped a cyg function, its hook calls are patched out of
+/* Once a budget stopped a cyg function, or PATHPROF_FUNCTIONS left one out
+ * (gate_slow.c, pp__enter_selected), its hook calls are patched out of
  * the code, as ftrace turns mcount calls into no-ops and XRay unpatches its
  * sleds (the plugin's calls of pp_plugin_enter/pp_plugin_leave the same
  * way; below, "hook" is either): a stopped cyg gate still cost two hook calls that returned at once
@@ -50,7 +51,7 @@
 #include "site_patch.h"
 #include "throttle.h"
 
-#define SITE_BITS 12
+#define SITE_BITS 16
 #define SITE_SLOTS (1u << SITE_BITS)
 
 /* the noted sites: (return address, key) pairs, open addressing, ra 0
@@ -58,11 +59,11 @@
  * skips a slot whose key is still 0 until the next round */
 static uint64_t site_ra[SITE_SLOTS];
 static uint64_t site_key[SITE_SLOTS];
-static uint8_t site_leave[SITE_SLOTS];
+static uint8_t site_leave[SITE_SLOTS]; /* PP__SITE_LEAVE, PP__SITE_LEFT_OUT */
 static uint8_t site_done[SITE_SLOTS]; /* patcher only: handled */
 static uint32_t site_round[SITE_SLOTS]; /* patcher only: the round it was first seen */
 static uint32_t nsites, handled;
-static uint32_t npatched, nrefused;
+static uint32_t npatched, nrefused, nleft_out;
 
 static uint32_t slot_of(uint64_t ra, uint64_t key)
 {
@@ -70,7 +71,7 @@ static uint32_t slot_of(uint64_t ra, uint64_t key)
 			  (64 - SITE_BITS));
 }
 
-void pp__site_note(uint64_t ra, uint64_t key, int leave)
+void pp__site_note(uint64_t ra, uint64_t key, int how)
 {
 	for (uint32_t i = slot_of(ra, key);; i = (i + 1) & (SITE_SLOTS - 1)) {
 		uint64_t r = __atomic_load_n(&site_ra[i], __ATOMIC_ACQUIRE), k;
@@ -93,7 +94,7 @@ void pp__site_note(uint64_t ra, uint64_t key, int leave)
 			i = (i - 1) & (SITE_SLOTS - 1); /* look at this slot again */
 			continue;
 		}
-		site_leave[i] = (uint8_t)leave;
+		site_leave[i] = (uint8_t)how;
 		__atomic_store_n(&site_key[i], key, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&nsites, 1, __ATOMIC_RELEASE);
 		return;
@@ -104,6 +105,11 @@ void pp__site_patch_counts(uint32_t *patched, uint32_t *refused)
 {
 	*patched = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
 	*refused = __atomic_load_n(&nrefused, __ATOMIC_ACQUIRE);
+}
+
+uint32_t pp__site_patched_left_out(void)
+{
+	return __atomic_load_n(&nleft_out, __ATOMIC_ACQUIRE);
 }
 
 #if defined(__x86_64__)
@@ -248,7 +254,7 @@ static uint64_t function_of(uint64_t key)
 	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) != PP_FE_PLUGIN)
 		return key;
 	for (uint32_t i = 0; i < SITE_SLOTS; i++)
-		if (site_ra[i] && !site_leave[i] && __atomic_load_n(&site_key[i], __ATOMIC_ACQUIRE) == key)
+		if (site_ra[i] && !(site_leave[i] & PP__SITE_LEAVE) && __atomic_load_n(&site_key[i], __ATOMIC_ACQUIRE) == key)
 			return function_at(site_ra[i]);
 	return 0;
 }
@@ -270,18 +276,21 @@ static int patch_call(uint64_t ra, int want)
 	return 0;
 }
 
-/* Handle slot i: 1 done, 0 to look at again next round. An exit hook is
- * patched only once no frame of its key is open anywhere, nor can still
- * be pushed (pp__throttle_threads_past): a frame opened before the stop
- * must still meet its exit. */
+/* Handle slot i: 1 done, 0 to look at again next round. A stopped key's
+ * exit hook is patched only once no frame of its key is open anywhere,
+ * nor can still be pushed (pp__throttle_threads_past): a frame opened
+ * before the stop must still meet its exit. A key PATHPROF_FUNCTIONS
+ * leaves out never has a frame. */
 static int handle(uint32_t i, uint32_t round)
 {
 	uint64_t ra = site_ra[i], key = site_key[i];
-	int leave = site_leave[i];
-	if (leave && (round == site_round[i] || !pp__throttle_threads_past() ||
-		      pp__throttle_key_open(key)))
+	int leave = site_leave[i] & PP__SITE_LEAVE, left_out = site_leave[i] & PP__SITE_LEFT_OUT;
+	if (leave && !left_out &&
+	    (round == site_round[i] || !pp__throttle_threads_past() || pp__throttle_key_open(key)))
 		return 0;
 	int r = patch_call(ra, leave ? 2 : 1);
+	if (r == 1 && left_out)
+		__atomic_add_fetch(&nleft_out, 1, __ATOMIC_RELEASE);
 	if (r == 0 && leave) {
 		/* returned into the caller: a tail jump, searched for in the
 		 * function's own code once, whatever its callers */
@@ -295,6 +304,8 @@ static int handle(uint32_t i, uint32_t round)
 		int n = patch_tail_jumps(fn);
 		for (int k = 0; k < n; k++)
 			count(1);
+		if (left_out)
+			__atomic_add_fetch(&nleft_out, (uint32_t)n, __ATOMIC_RELEASE);
 		if (!n)
 			count(0);
 		return 1;
@@ -328,8 +339,8 @@ static void patch_pending(void)
 		char err[256];
 		if (!(sym = pp__symbolizer_open(err, sizeof err))) {
 			no_symbols = 1;
-			pp__warn("PATHPROF_BUDGET: cannot read this process's symbols (%s); stopped "
-				 "functions keep their hook calls", err);
+			pp__warn("cannot read this process's symbols (%s); functions a budget stopped "
+				 "or a selection left out keep their hook calls", err);
 			return;
 		}
 		sym_modules = modules;

@@ -378,8 +378,15 @@ static void judge(double in, double out)
 /* The first gate ran: the injector is known, its gate can be measured. */
 static void throttle_begin(void)
 {
-	pp__gate_cost_measure();
+	if (budget > 0)
+		pp__gate_cost_measure();
 }
+
+/* Without a budget the thread only patches the hook calls of the
+ * functions PATHPROF_FUNCTIONS leaves out (pp__select_sites), at a
+ * calmer pace: each is noted at its first call, and until patched goes
+ * out of line as before. */
+#define PATCH_ONLY_MS 10u
 
 static void throttle_end(void)
 {
@@ -395,6 +402,12 @@ static void no_lean_way(pp__tls_t *t)
 
 static uint64_t throttle_round(void)
 {
+	if (budget == 0) {
+		if (!pp__g.mixed_frontends)
+			pp__site_patch_pending();
+		throttle_end();
+		return (uint64_t)PATCH_ONLY_MS * 1000000u;
+	}
 	uint64_t t0 = now_ns(CLOCK_MONOTONIC);
 	/* the gate's cost, measured once the injector is known */
 	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
@@ -438,7 +451,8 @@ static void throttle_last(void)
 }
 
 static pp__ticker_t ticker = PP__TICKER_INIT(
-	"budget", "PATHPROF_BUDGET: cannot start the throttling thread; every function stays gated",
+	"budget", "cannot start the throttling thread: a budget (PATHPROF_BUDGET) stops no function, "
+		  "and the hook calls of functions PATHPROF_FUNCTIONS leaves out stay in the code",
 	throttle_begin, throttle_round, throttle_last, FIRST_WAIT_US * 1000u);
 
 static void spawn(void)
@@ -449,7 +463,10 @@ static void spawn(void)
 void pp__throttle_start(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	if (budget > 0)
+	/* the selection's patching: cyg and the plugin, whose hook calls
+	 * site_patch.c knows */
+	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
+	if (budget > 0 || (__atomic_load_n(&pp__select_sites, __ATOMIC_ACQUIRE) && PP__SITED(fe)))
 		pthread_once(&once, spawn);
 }
 
@@ -458,7 +475,7 @@ void pp__throttle_stop(void)
 	if (!pp__ticker_running(&ticker))
 		return;
 	pp__ticker_stop(&ticker); /* its last act closes the patcher */
-	if (!(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+	if (budget > 0 && !(pp__g.gate_in > 0 || pp__g.gate_out > 0))
 		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (under a function "
 			 "selection, or with gates of two injectors); nothing was throttled");
 	if (full)

@@ -24,6 +24,10 @@
 # `cmp $imm32, %eax` in the file, helper's, mix's and tick's a jump (e9)
 # in memory, with every other byte the file's ("raii-shared": helper, mix,
 # tick and batch in a shared library built through raii, its own table).
+# With "select", there is no budget: PATHPROF_FUNCTIONS leaves helper, mix
+# and tick out, and their hook calls must be patched the same way (the
+# functions never have a frame, so no open call waits for its exit), the
+# text report saying so on its selection's line, and no path holding them.
 # usage: patch.sh CC FLAGS SRCROOT PATHPROF WRAPPER WORKDIR
 set -u
 cc=$1 flags=$2 src=$3 pp=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") wrapper=$5 work=$6/patch-$(basename "$1").$$
@@ -56,9 +60,16 @@ plugin)
 		-o probe >build.log 2>&1 || fail "build: $(cat build.log)"
 	mode="plugin" ;;
 *)
+	mode="$cc $flags"
+	[ "$flags" = select ] && flags=
 	"$wrapper" --via=cyg "$cc" -O2 $flags -pthread "$src/tests/patch/patchprobe.c" -o probe \
 		>build.log 2>&1 || fail "build: $(cat build.log)"
-	mode="$cc $flags" ;;
+	;;
+esac
+# how the three functions stop being gated: a budget, or a selection
+case $mode in
+*select) run_env="PATHPROF_FUNCTIONS=!helper,!mix,!tick" ;;
+*) run_env="PATHPROF_BUDGET=5%" ;;
 esac
 size() { # a function's size from the symbol table of the file that holds it
 	f=probe
@@ -131,13 +142,17 @@ e, bad = expected(listing("all.dis"))
 print(" ".join("%s:%d:%x:%s" % (f, o, b, k) for f in STOPPED for o, b, k in e.get(f, ((), (), 0, (), 0))[3]))
 ') || fail "oracle"
 # shellcheck disable=SC2086
-PATHPROF_BUDGET=5% PATHPROF_TIMING=on PATHPROF_OUT=p.pathprof ./probe "$(size helper)" "$(size mix)" "$(size batch)" \
+env "$run_env" PATHPROF_TIMING=on PATHPROF_OUT=p.pathprof ./probe "$(size helper)" "$(size mix)" "$(size batch)" \
 	"$(size main)" "$(size tick)" $sites >mem.txt 2>err.txt || fail "run: $(cat mem.txt err.txt)"
 "$pp" report --format json p.pathprof >p.json || fail "report"
 "$pp" report p.pathprof >p.txt || fail "report text"
 patched="hook calls patched out of the code at 6 sites"
-case $mode in *raii*) patched="gate entries made jumps over the gate at 3 sites" ;; esac
-grep -q "^             $patched (0 left)$" p.txt || fail "text report: $(grep -A1 '^  budget' p.txt)"
+case $mode in
+*raii*) patched="gate entries made jumps over the gate at 3 sites" ;;
+*select) patched="hook calls of the functions it leaves out patched out of the code at 6 sites" ;;
+esac
+grep -q "^             $patched (0 left)$" p.txt ||
+	fail "text report: $(grep -A1 '^  budget\|^  selection' p.txt)"
 python3 - mem.txt p.json "$mode" <<'PY' || fail "see above"
 import json, sys
 sys.path.insert(0, ".")
@@ -179,16 +194,25 @@ for f in STOPPED:
 if sites.get("batch", 0) < least or sites.get("main", 0) < least:
     bad.append("hook instructions: %r" % sites)
 d = json.load(open(sys.argv[2]))
-names = [t["function"] for t in d["throttled"]]
-if sorted(names) != ["helper", "mix", "tick"]:
-    bad.append("throttled %r, expected helper, mix and tick" % names)
+selected = sys.argv[3].endswith(" select")
+if selected:
+    # left out from the start: no budget, no path through them
+    if "throttled" in d:
+        bad.append("a budget's list in a run without one: %r" % d["throttled"])
+    held = [p["path"] for p in d["paths"] if set(p["path"]) & set(STOPPED)]
+    if held:
+        bad.append("paths through functions the selection left out: %r" % held[:3])
+else:
+    names = [t["function"] for t in d["throttled"]]
+    if sorted(names) != ["helper", "mix", "tick"]:
+        bad.append("throttled %r, expected helper, mix and tick" % names)
 want_sites = sum(sites.get(f, 0) for f in STOPPED) if not raii else sum(len(e[f][3]) for f in STOPPED)
 if d["unmatched"] != 0:
     bad.append("unmatched %d: an open call of tick lost its exit" % d["unmatched"])
 # raii gates no thread function: the long call is an event of its own
 open_call = ["tick"] if raii else ["long_tick", "tick"]
 longest = max([n["incl"]["max_ns"] for n in d["nodes"] if n["path"] == open_call] or [0])
-if longest < 30e6:
+if longest < 30e6 and not selected:
     bad.append("the open call of tick: %r ns, expected the 30 ms pause or more" % longest)
 if (d.get("patched_sites"), d.get("refused_sites")) != (want_sites, 0):
     bad.append("the profile says %r sites patched, %r left; expected %d and 0"
@@ -199,6 +223,7 @@ if bad:
     sys.exit(1)
 what = "gate entries made jumps" if raii else "hook instructions patched"
 print("ok: %s: %s: helper's %d, mix's %d, tick's %d (%s); untouched: batch's %d, "
-      "main's %d; the open call of tick %.1f ms" % (sys.argv[3], what, sites["helper"], sites["mix"], sites["tick"],
-      tails, sites["batch"], sites["main"], longest / 1e6))
+      "main's %d; %s" % (sys.argv[3], what, sites["helper"], sites["mix"], sites["tick"],
+      tails, sites["batch"], sites["main"],
+      "no path through them" if selected else "the open call of tick %.1f ms" % (longest / 1e6)))
 PY

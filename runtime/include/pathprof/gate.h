@@ -68,6 +68,18 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 #define PP__SITE(fe)                                                                         \
 	((fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN ? (uint64_t)(uintptr_t)__builtin_return_address(0) \
 						     : 0)
+/* While PATHPROF_FUNCTIONS is in force (pp__select_sites: 1), a cyg
+ * hook's or the plugin shim's gate goes out of line through these, which
+ * do what pp__enter_slow and pp__leave_slow do and, for a key the
+ * selection leaves out, note where its hook returns to: the runtime then
+ * patches that hook call out of the code (runtime/site_patch.c), so a
+ * function left out costs what a rebuild without its hooks would, where
+ * every call of it went out of line twice before. raii's gates are
+ * compiled out by name instead (pathprof/raii.h), XRay's never armed. */
+PP_EXPORT extern uint32_t pp__select_sites;
+#define PP__SITED(fe) ((fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN)
+PP_EXPORT void pp__enter_selected(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site) PP_NOINSTR;
+PP_EXPORT void pp__leave_selected(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 /* A raii key stopped by a budget: its site says so, a load on the budget's
  * branch instead of the call to look the key up (bench/budget.sh). Where
  * the gate's entry can be patched (pathprof/raii.h, runtime/raii_patch.c),
@@ -316,6 +328,8 @@ PP_INLINE void pp__enter_at(uint64_t key, int fe, uint64_t at, uint64_t at_ra, i
 			; /* raii: its site says stopped, before the count */
 		else if (PP__THROTTLES(fe) && pp__throttle_n)
 			pp__enter_budget(key, PP__FE_ARG(fe), sp, PP__RA_AT, PP__SITE(fe));
+		else if (PP__SITED(fe) && pp__select_sites)
+			pp__enter_selected(key, PP__FE_ARG(fe), sp, PP__RA_AT, PP__SITE(fe));
 		else
 			pp__enter_slow(key, PP__FE_ARG(fe), sp, PP__RA_AT);
 		return;
@@ -360,6 +374,8 @@ PP_INLINE void pp__leave_at(uint64_t key, int fe, pp__pop_timed_fn pop_timed, in
 			   * top (entered before the stop: it leaves as usual) */
 		else if (PP__THROTTLES(fe) && pp__throttle_n)
 			pp__leave_budget(key, fe, PP__SITE(fe));
+		else if (PP__SITED(fe) && pp__select_sites)
+			pp__leave_selected(key, fe, PP__SITE(fe));
 		else
 			pp__leave_slow(key, fe);
 		return;
