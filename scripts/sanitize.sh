@@ -130,7 +130,7 @@ for cfg in $configs; do
 		run "$cfg" "$cc" "$cxx" address,undefined --list >/dev/null
 		# shellcheck disable=SC2046
 		run "$cfg" "$cc" "$cxx" address,undefined $(unit_tests "$top/$cfg" \
-			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^patch-(cyg|raii)-$other(-noplt|-shared)?\$|^(report-(gatecost|select|budget|openstop)|timing-burst)-($otherfe)\$|^control-.*-$otherlevel\$|^timing-ownwork-|^report-cputime-|^($otherfe)\$")
+			"^(multi|wrapper|dlclose|crash|killed|safety-[a-z]+)-.*-$other\$|^patch-(cyg|raii)-$other(-noplt|-shared|-select)?\$|^(report-(gatecost|select|budget|openstop)|timing-burst)-($otherfe)\$|^control-.*-$otherlevel\$|^timing-ownwork-|^report-cputime-|^($otherfe)\$")
 		;;
 	tsan)
 		run "$cfg" clang clang++ thread --list >/dev/null
