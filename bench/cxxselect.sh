@@ -17,26 +17,13 @@
 # ratios to the plain build of the same compiler.
 # usage: bench/cxxselect.sh BUILD_DIR [RUNS] [REPS]   (default 7, 1000)
 set -eu
-build=$(cd "$1" && pwd)
 runs=${2:-7}
 reps=${3:-1000}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cache=$build/cxxselect-cache
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-command -v npm >/dev/null || { echo "cxxselect.sh: npm not found (scripts/deps.sh installs it)" >&2; exit 1; }
-src=$cache/simdjson-0.9.2
-if [ ! -f "$src/ok" ]; then
-	mkdir -p "$src"
-	tgz=$cache/simdjson-0.9.2.tgz
-	[ -f "$tgz" ] || (cd "$cache" && npm_config_cache="$cache/npm" npm pack --loglevel=error simdjson@0.9.2 \
-		>npm.log 2>&1) || { echo "cxxselect.sh: 'npm pack simdjson@0.9.2' failed" >&2; exit 1; }
-	got=$(sha256sum "$tgz" | cut -d' ' -f1)
-	want=e14b0719df38e2ad6c465faf307dcb9182a0029b01ddae07b740b010a9ed46bb
-	[ "$got" = "$want" ] || { echo "cxxselect.sh: $tgz: sha256 $got, expected $want" >&2; rm -f "$tgz"; exit 1; }
-	tar -xzf "$tgz" -C "$src" --strip-components=3 package/simdjson/src/simdjson.cpp package/simdjson/src/simdjson.h
-	touch "$src/ok"
-fi
+# shellcheck source=bench/npm_bench.sh
+. "$(dirname "$0")/npm_bench.sh"
+npm_bench_start cxxselect "$1"
+fetch simdjson 0.9.2 e14b0719df38e2ad6c465faf307dcb9182a0029b01ddae07b740b010a9ed46bb
+src=$cache/simdjson-0.9.2/simdjson/src
 export PKG_CONFIG_PATH="$build/meson-uninstalled"
 wrap=$build/tools/pathprof-c++-uninstalled
 pp=$build/tools/pathprof

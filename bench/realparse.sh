@@ -13,30 +13,11 @@
 # the calibration, and the compensated total over the plain time.
 # usage: bench/realparse.sh BUILD_DIR [RUNS] [REPEATS]   (default 7, 20)
 set -eu
-build=$(cd "$1" && pwd)
 runs=${2:-7}
 repeats=${3:-20}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cache=$build/realparse-cache
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# fetch NAME VERSION SHA256: the package unpacked in $cache/NAME-VERSION
-fetch() {
-	dir=$cache/$1-$2
-	[ -f "$dir/ok" ] && return 0
-	mkdir -p "$dir"
-	tgz=$1-$2.tgz
-	if [ ! -f "$cache/$tgz" ]; then
-		(cd "$cache" && npm_config_cache="$cache/npm" npm pack --loglevel=error "$1@$2" >npm.log 2>&1) ||
-			{ echo "realparse.sh: 'npm pack $1@$2' failed" >&2; tail -n 5 "$cache/npm.log" >&2; exit 1; }
-	fi
-	got=$(sha256sum "$cache/$tgz" | cut -d' ' -f1)
-	[ "$got" = "$3" ] || { echo "realparse.sh: $tgz: sha256 $got, expected $3" >&2; rm -f "$cache/$tgz"; exit 1; }
-	tar -xzf "$cache/$tgz" -C "$dir" --strip-components=1
-	touch "$dir/ok"
-}
-command -v npm >/dev/null || { echo "realparse.sh: npm not found (scripts/deps.sh installs it)" >&2; exit 1; }
+# shellcheck source=bench/npm_bench.sh
+. "$(dirname "$0")/npm_bench.sh"
+npm_bench_start realparse "$1"
 fetch tree-sitter 0.25.0 016448ee8e2c23aed7e1155c118cd66cd026e6436f7394b3f3606d30bf9aaa4a
 fetch tree-sitter-c 0.24.1 8e9ecd7687665d2fa1b3c07fbd1f4380b7d285850d6954629e2156e1b757451e
 lib=$cache/tree-sitter-0.25.0/vendor/tree-sitter/lib
