@@ -20,6 +20,11 @@
  * a budget), after a check of one global that is 0 until something is
  * throttled: untimed gates and runs without a budget never see it.
  *
+ * Without a budget, the same thread only patches out the hook calls of the
+ * cyg and plugin functions PATHPROF_FUNCTIONS leaves out (site_patch.c):
+ * one patcher, on one thread, whose symbolizer lives in that thread's own
+ * descriptor table.
+ *
  * Nothing here is on the hot path: the gates' side is gate_budget.c. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -22,8 +22,11 @@ typedef struct pp__throttle_entry {
 int pp__throttle_env(const char *s, int timing_set);
 /* The budget as a fraction of the work (0: none). */
 double pp__throttle_budget(void);
-/* Start the throttling thread once, when there is a budget (the host, at a
- * thread's first gate); stop it (the exit dump), reporting a full list. */
+/* Start the throttling thread once, when there is a budget or when
+ * PATHPROF_FUNCTIONS leaves cyg or plugin functions out, whose hook calls
+ * it then patches out of the code (the host, at a thread's first gate;
+ * select.c, when the list is set after one); stop it (the exit dump),
+ * reporting a full list. */
 void pp__throttle_start(void);
 void pp__throttle_stop(void);
 /* A front-end that stops a key's gates itself (XRay: unpatch its sleds):

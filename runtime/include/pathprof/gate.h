@@ -73,7 +73,7 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
  * do what pp__enter_slow and pp__leave_slow do and, for a key the
  * selection leaves out, note where its hook returns to: the runtime then
  * patches that hook call out of the code (runtime/site_patch.c), so a
- * function left out costs what a rebuild without its hooks would, where
+ * function left out costs what the code around its hooks does, where
  * every call of it went out of line twice before. raii's gates are
  * compiled out by name instead (pathprof/raii.h), XRay's never armed. */
 PP_EXPORT extern uint32_t pp__select_sites;
