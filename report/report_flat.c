@@ -62,27 +62,75 @@ static int by_self(const void *a, const void *b)
 	return strcmp(pp__report_name(sort_p, x->name), pp__report_name(sort_p, y->name));
 }
 
+static int by_name(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(pp__report_name(sort_p, x), pp__report_name(sort_p, y));
+	return c ? c : (x > y) - (x < y);
+}
+
+/* canon[i]: the first index in the table whose name is name i's. The
+ * table holds a name per gated function, so two functions of one name
+ * (static, in different files) have two entries. */
+static uint32_t *canonical_names(const pp_profile_t *p)
+{
+	uint32_t n = p->nnames, *order = malloc((n ? n : 1) * sizeof *order);
+	uint32_t *canon = malloc((n ? n : 1) * sizeof *canon);
+	if (!order || !canon) {
+		free(order);
+		free(canon);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_p = p;
+	qsort(order, n, sizeof *order, by_name);
+	for (uint32_t i = 0, first = 0; i < n; i++) {
+		if (i && strcmp(pp__report_name(p, order[i]), pp__report_name(p, order[first])))
+			first = i;
+		canon[order[i]] = order[first]; /* the lowest index: sorted by index within a name */
+	}
+	free(order);
+	return canon;
+}
+
 pp__fn_row_t *pp__report_functions(const pp_profile_t *p, size_t *n)
 {
 	pp__fn_row_t *all = calloc(p->nnames ? p->nnames : 1, sizeof *all);
-	if (!all)
+	uint32_t *canon = canonical_names(p);
+	/* which name entries ended a node: a function's copies */
+	uint8_t *seen = calloc(p->nnames ? p->nnames : 1, 1);
+	if (!all || !canon || !seen) {
+		free(all);
+		free(canon);
+		free(seen);
 		return NULL;
+	}
 	for (uint32_t i = 0; i < p->nnodes; i++) {
 		const pp_pnode_t *q = &p->nodes[i];
 		/* a node seen only in cut calls (burst timing) has time, no call */
 		if (!q->depth || (!q->incl.count && !q->open) || q->names[q->depth - 1] >= p->nnames)
 			continue;
-		uint32_t f = q->names[q->depth - 1];
+		uint32_t own = q->names[q->depth - 1], f = canon[own];
 		int nested = 0;
 		for (uint32_t k = 0; k + 1 < q->depth && !nested; k++)
-			nested = q->names[k] == f;
+			nested = q->names[k] < p->nnames && canon[q->names[k]] == f;
+		if (!seen[own]) {
+			seen[own] = 1;
+			all[f].copies++;
+		}
 		all[f].self += q->self;
 		all[f].calls += q->incl.count;
 		if (p->compensated)
 			all[f].gate += q->gate;
 		if (!nested)
 			all[f].incl += pp__report_node_time(q);
+		uint32_t el;
+		if (!all[f].holds_throttled && pp__report_elided_below(p, q->names, q->depth, &el, 1))
+			all[f].holds_throttled = 1;
 	}
+	free(canon);
+	free(seen);
 	size_t k = 0;
 	for (uint32_t f = 0; f < p->nnames; f++)
 		if (all[f].calls || all[f].incl || all[f].self) {
@@ -113,7 +161,7 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 	fputc('\n', out);
 	fprintf(out, "%14s %7s%s %7s %14s %7s %12s  function\n", ns ? "self(ns)" : "self(ticks)", "self%",
 		se ? "     +-" : "", "cum%", ns ? "incl(ns)" : "incl(ticks)", "incl%", "calls");
-	int bound = 0;
+	int bound = 0, holds = 0, copies = 0;
 	for (size_t i = 0; i < shown; i++) {
 		const pp__fn_row_t *r = &rows[i];
 		cum += (double)r->self;
@@ -125,8 +173,16 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 			pp__ticks_ns(p, r->incl), gated ? 100.0 * (double)r->incl / gated : 0,
 			(unsigned long long)r->calls);
 		pp__report_put_text(out, pp__report_name(p, r->name));
+		if (r->copies > 1) {
+			fprintf(out, "  (%u functions)", r->copies);
+			copies = 1;
+		}
 		if (pp__report_throttled(p, r->name))
 			fputs("  (throttled)", out);
+		if (r->holds_throttled) {
+			fputs("  (holds throttled)", out);
+			holds = 1;
+		}
 		double g = pp__report_gate_bound(p, r);
 		if (g > 0) {
 			fprintf(out, "  (%.0f%% gate)", 100 * g);
@@ -138,6 +194,12 @@ int pp__report_flat_table(FILE *out, const pp_profile_t *p, uint32_t top)
 		fprintf(out, "\n(N%% gate: of the function's measured self time, N%% was the cost of gates,\n"
 			" its own and those of the functions it calls; what is left is within the\n"
 			" calibration's error: `pathprof select` lists the gates to rebuild without)\n");
+	if (copies)
+		fprintf(out, "\n(N functions: as many gated functions have this name, static ones in\n"
+			" different files or a static inline function's copies: the row sums them)\n");
+	if (holds)
+		fprintf(out, "\n(holds throttled: the function called functions a budget throttled; from\n"
+			" their stop on, their time is in its self time: 'throttled' below lists them)\n");
 	free(rows);
 	return 0;
 }

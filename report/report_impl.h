@@ -62,6 +62,9 @@ int pp__report_waitfor(FILE *out, const pp_profile_t *p, const pp_report_opts_t 
  * after they stopped); the header's budget line and the closing list. */
 const pp_throttled_t *pp__report_throttled(const pp_profile_t *p, uint32_t name);
 size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *out, size_t max);
+/* The same for the node (or path) of names[0..depth). */
+size_t pp__report_elided_below(const pp_profile_t *p, const uint32_t *names, uint32_t depth, uint32_t *out,
+			       size_t max);
 void pp__report_budget_line(FILE *out, const pp_profile_t *p);
 void pp__report_throttled_text(FILE *out, const pp_profile_t *p);
 
@@ -72,10 +75,17 @@ double pp__report_share_se(const pp_profile_t *p, double share);
 
 /* A function's totals over its calling contexts (report_flat.c): self
  * time, inclusive time (recursion once), timed calls, and in a compensated
- * profile the self time taken out as the gates' cost; name is its index. */
+ * profile the self time taken out as the gates' cost; name is the index of
+ * its name's first entry in the table. A function is its name: `copies`
+ * counts the gated functions of that name the row sums (static functions
+ * of one name in several files, a static inline function's copy in each
+ * file that calls it), as every name-keyed format (folded, pprof, the
+ * selections) already does. `holds_throttled`: the function called one a
+ * budget throttled, whose time after the stop is in this self time. */
 typedef struct pp__fn_row {
-	uint32_t name;
+	uint32_t name, copies;
 	uint64_t self, incl, calls, gate;
+	int holds_throttled;
 } pp__fn_row_t;
 /* Of a function's measured self time, the share that was the gates' own
  * cost, when it is so large that what compensation leaves is mostly the

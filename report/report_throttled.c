@@ -8,31 +8,44 @@
 
 #include "report_impl.h"
 
+/* By the name's text: two gated functions of one name have two entries in
+ * the table (report_flat.c sums them as one function). */
 const pp_throttled_t *pp__report_throttled(const pp_profile_t *p, uint32_t name)
 {
+	const char *s = pp__report_name(p, name);
 	for (uint32_t i = 0; i < p->nthrottled; i++)
-		if (p->throttled[i].name == name)
+		if (!strcmp(pp__report_name(p, p->throttled[i].name), s))
 			return &p->throttled[i];
 	return NULL;
 }
 
-size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *out, size_t max)
+size_t pp__report_elided_below(const pp_profile_t *p, const uint32_t *names, uint32_t depth, uint32_t *out,
+			       size_t max)
 {
-	if (!p->nthrottled || !pa->depth)
+	if (!p->nthrottled || !depth)
 		return 0;
-	const char **strs = malloc(((size_t)pa->depth + 1) * sizeof *strs);
+	const char **strs = malloc(((size_t)depth + 1) * sizeof *strs);
 	if (!strs)
 		return 0;
-	for (uint32_t d = 0; d < pa->depth; d++)
-		strs[d] = pp__report_name(p, pa->names[d]);
+	for (uint32_t d = 0; d < depth; d++)
+		strs[d] = pp__report_name(p, names[d]);
 	size_t n = 0;
 	for (uint32_t i = 0; i < p->nthrottled && n < max; i++) {
-		strs[pa->depth] = pp__report_name(p, p->throttled[i].name);
-		if (pp__profile_node(p, pp__path_id(strs, pa->depth + 1)))
+		strs[depth] = pp__report_name(p, p->throttled[i].name);
+		/* two throttled functions of one name are one frame name */
+		int again = 0;
+		for (size_t j = 0; j < n && !again; j++)
+			again = !strcmp(pp__report_name(p, out[j]), strs[depth]);
+		if (!again && pp__profile_node(p, pp__path_id(strs, depth + 1)))
 			out[n++] = p->throttled[i].name;
 	}
 	free(strs);
 	return n;
+}
+
+size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *out, size_t max)
+{
+	return pp__report_elided_below(p, pa->names, pa->depth, out, max);
 }
 
 void pp__report_budget_line(FILE *out, const pp_profile_t *p)
