@@ -57,6 +57,7 @@ def measures(overhead, build):
     inl = bench_table("inlinstr.sh", build)
     key = next(k for k in inl if k.startswith("cyg"))
     m["inl:cyg-off"], m["inl:cyg-on"] = inl[key]
+    m["inl:sel-off"], m["inl:sel-on"] = inl["kept under PATHPROF_FUNCTIONS"]
     tail = bench_table("tailinstr.sh", build)
     m["tail:xray-off"], m["tail:xray-on"] = tail["xray"]
     m["tail:xray-nt-off"], m["tail:xray-nt-on"] = tail["xray-no-tail-calls"]

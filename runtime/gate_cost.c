@@ -153,6 +153,7 @@ static PP_NOINSTR void *measure(void *arg)
 		t->wend = PP__NO_WINDOW - 1;
 	t->state = PP__ST_LIVE;
 	pp__set_limits(t);
+	pp__select_own_keys(1);
 	double best_in = 0, best_self = 0, best_empty = 0, best_body = 0;
 	uint64_t in_sum = 0, out_self = 0;
 	for (int r = 0; r < COST_ROUNDS; r++) {
@@ -227,8 +228,12 @@ static void store(double *v, double x)
 static int measure_locked(double *in, double *out)
 {
 	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
-	if (pp__mode.timing == PP_TIMING_OFF || pp__selecting || pp__g.mixed_frontends ||
-	    fe == PP_FE_NONE || fe == PP_FE_REPLAY)
+	/* Under a function selection alone, a cyg or plugin gate kept takes
+	 * its own way (gate_selected.c), which the measure takes too; every
+	 * other selection sends gates out of line by ways it does not. */
+	uint32_t sel = __atomic_load_n(&pp__selecting, __ATOMIC_RELAXED);
+	if (pp__mode.timing == PP_TIMING_OFF || (sel && !(sel == PP__SEL_FUNCTIONS && PP__SITED(fe))) ||
+	    pp__g.mixed_frontends || fe == PP_FE_NONE || fe == PP_FE_REPLAY)
 		return -1;
 	struct cost_job j = { .fe = fe };
 	pthread_t th;

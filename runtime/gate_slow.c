@@ -10,7 +10,6 @@
 #include "gate_impl.h"
 #include "gate_window.h"
 #include "recorder.h"
-#include "site_patch.h"
 
 /* The selections' say at the entry of key on a live thread (select.c): 1
  * when the key is no gate (PATHPROF_FUNCTIONS). A root (PATHPROF_ROOT)
@@ -166,27 +165,6 @@ void pp__leave_slow(uint64_t key, int fe)
 		}
 	}
 	leave_rare(t, key, fe);
-}
-
-/* PATHPROF_FUNCTIONS's way for the cyg hooks and the plugin's shim
- * (pathprof/gate.h): the hook call of a key the selection leaves out is
- * noted for the patcher (site_patch.c), which makes it harmless at its
- * next round; until then, and for every other key, the gate goes as
- * pp__enter_slow and pp__leave_slow take it. */
-void pp__enter_selected(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site)
-{
-	if (site && pp__tls.state == PP__ST_LIVE && (pp__selecting & PP__SEL_FUNCTIONS) &&
-	    pp__key_class(fe & ~PP__FE_UNTIMED, key) == PP__KEY_SKIP)
-		pp__site_note(site, key, PP__SITE_LEFT_OUT);
-	pp__enter_slow(key, fe, sp, ra);
-}
-
-void pp__leave_selected(uint64_t key, int fe, uint64_t site)
-{
-	if (site && pp__tls.state == PP__ST_LIVE && (pp__selecting & PP__SEL_FUNCTIONS) &&
-	    pp__key_class(fe, key) == PP__KEY_SKIP)
-		pp__site_note(site, key, PP__SITE_LEAVE | PP__SITE_LEFT_OUT);
-	pp__leave_slow(key, fe);
 }
 
 static void leave_rare(pp__tls_t *t, uint64_t key, int fe)

@@ -33,6 +33,7 @@ static char *lists[3]; /* [PP__SEL_ROOTS], [PP__SEL_FUNCTIONS]: owned copies */
 static pthread_mutex_t select_lock = PTHREAD_MUTEX_INITIALIZER;
 static pp__live_resolver_t resolver; /* under select_lock */
 static __thread int naming PP_TLS_IE;
+static __thread int own_keys PP_TLS_IE;
 /* Per list: the keys it picked, and how it was given (said at exit when it
  * picked none: a selection that matches nothing is otherwise silent). */
 static uint64_t picked[3];
@@ -111,7 +112,7 @@ int pp__key_class_miss(int fe, uint64_t key)
 	pthread_mutex_lock(&select_lock);
 	c = pp__key_class_seen(fe, key);
 	if (c < 0) {
-		c = classify(fe, key);
+		c = own_keys ? PP__KEY_PLAIN : classify(fe, key);
 		remember(fe, key, c);
 	}
 	pthread_mutex_unlock(&select_lock);
@@ -119,6 +120,11 @@ int pp__key_class_miss(int fe, uint64_t key)
 	naming = 0;
 	errno = saved;
 	return c;
+}
+
+void pp__select_own_keys(int on)
+{
+	own_keys = on;
 }
 
 /* A child forked while another thread named a key would inherit the lock

@@ -57,6 +57,12 @@ static inline int pp__key_class_seen(int fe, uint64_t key)
 	return -1;
 }
 
+/* The gate cost's measure (gate_cost.c) on its own thread: while on, a key
+ * first seen by that thread is plain whatever the lists say, so that its
+ * gates take a kept function's way under a selection (and its keys, the
+ * runtime's own functions, are never patched out). */
+void pp__select_own_keys(int on);
+
 static inline int pp__key_class(int fe, uint64_t key)
 {
 	int c = pp__key_class_seen(fe, key);

@@ -38,6 +38,7 @@
 
 #include <pathprof/gate.h>
 #include "map.h"
+#include "select.h"
 #include "runtime.h"
 #include "settings.h"
 #include "raii_patch.h"
@@ -101,7 +102,8 @@ int pp__throttle_env(const char *s, int timing_set)
 
 double pp__throttle_budget(void)
 {
-	return budget;
+	/* a selection keeps the budget off (throttle_round): none in force */
+	return __atomic_load_n(&pp__selecting, __ATOMIC_RELAXED) ? 0 : budget;
 }
 
 void pp__throttle_frontend(int (*stop)(uint64_t key), void (*round)(void))
@@ -407,7 +409,10 @@ static void no_lean_way(pp__tls_t *t)
 
 static uint64_t throttle_round(void)
 {
-	if (budget == 0) {
+	/* No budget under a selection: the budget's slow paths come before
+	 * the selection's in the gate (pathprof/gate.h) and know nothing of
+	 * it. Only the selection's patching goes on. */
+	if (budget == 0 || __atomic_load_n(&pp__selecting, __ATOMIC_RELAXED)) {
 		if (!pp__g.mixed_frontends)
 			pp__site_patch_pending();
 		throttle_end();
@@ -480,9 +485,12 @@ void pp__throttle_stop(void)
 	if (!pp__ticker_running(&ticker))
 		return;
 	pp__ticker_stop(&ticker); /* its last act closes the patcher */
-	if (budget > 0 && !(pp__g.gate_in > 0 || pp__g.gate_out > 0))
-		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (under a function "
-			 "selection, or with gates of two injectors); nothing was throttled");
+	if (budget > 0 && __atomic_load_n(&pp__selecting, __ATOMIC_RELAXED))
+		pp__warn("PATHPROF_BUDGET: not applied under a selection (PATHPROF_ROOT, "
+			 "PATHPROF_FUNCTIONS); nothing was throttled");
+	else if (budget > 0 && !(pp__g.gate_in > 0 || pp__g.gate_out > 0))
+		pp__warn("PATHPROF_BUDGET: the gate's cost could not be measured (with gates of two "
+			 "injectors); nothing was throttled");
 	if (full)
 		pp__warn("PATHPROF_BUDGET: %u functions throttled, the most one run keeps; others over the "
 			 "budget stayed gated", PP__THROTTLE_MAX);

@@ -3,7 +3,7 @@
 # run it under each selection of select.expected and compare the canonical
 # listing (order aside) and the events, unmatched and outside-roots counters
 # exactly (under a root selection events are the roots' entries, the same
-# through every injector); then
+# through every injector), a function selection's timed too; then
 # record a trace under a root selection with timing on and check that its
 # replay is the profile written in the same run.
 # usage: select.sh CC FRONTEND BUILDROOT SRCROOT PATHPROF
@@ -48,6 +48,27 @@ grep '^== ' "$expected" | sed 's/^== //' | while IFS= read -r title; do
 		echo "select.sh: $fe $cc, $title: '$got_c', expected '$want_c'" >&2
 		exit 1
 	fi
+	# Timed, a function selection's kept gates take their own way through
+	# cyg and the plugin (runtime/gate_selected.c): the same listing, every
+	# exit timed, timed calls wherever there are events, the same counters.
+	case $title in
+	PATHPROF_FUNCTIONS=*)
+		rm -f "$work/timed.pathprof"
+		env PATHPROF_OUT="$work/timed.pathprof" PATHPROF_TIMING=on "$@" "$work/prog" 100
+		"$pathprof" report --format paths "$work/timed.pathprof" | sort >"$work/got"
+		if ! diff -u "$work/want" "$work/got"; then
+			echo "select.sh: $fe $cc, $title, timed: listing differs" >&2
+			exit 1
+		fi
+		got_t=$("$pathprof" report --format json "$work/timed.pathprof" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["drops_time"], (sum(n["calls"] for n in d["nodes"]) > 0) == (d["events"] > 0))')
+		if [ "$(counters "$work/timed.pathprof")" != "$want_c" ] || [ "$got_t" != "0 True" ]; then
+			echo "select.sh: $fe $cc, $title, timed: '$(counters "$work/timed.pathprof")', dropped and timed: $got_t" >&2
+			exit 1
+		fi ;;
+	esac
 	echo "ok: $fe $cc, $title"
 done
 

@@ -82,9 +82,10 @@ grep -q "^pathprof: PATHPROF_BUDGET=abc: expected a percentage above 0 and up to
 PATHPROF_XRAY=all PATHPROF_BUDGET=5 PATHPROF_TIMING=off PATHPROF_OUT=y.pathprof ./prog 3 >/dev/null 2>e2
 grep -q "PATHPROF_TIMING is not on; no budget" e2 || fail "timing off: $(cat e2)"
 PATHPROF_XRAY=all PATHPROF_BUDGET=5 PATHPROF_FUNCTIONS='*' PATHPROF_OUT=z.pathprof ./prog 3 >/dev/null 2>e4
-grep -q "^pathprof: PATHPROF_BUDGET: the gate's cost could not be measured (under a function selection" e4 ||
+grep -q "^pathprof: PATHPROF_BUDGET: not applied under a selection (PATHPROF_ROOT, PATHPROF_FUNCTIONS); nothing was throttled" e4 ||
 	fail "a budget under a selection: $(cat e4)"
 "$pp" report --format json y.pathprof | grep -q '"throttled"' && fail "a refused budget was recorded"
+"$pp" report --format json z.pathprof | grep -q '"throttled"' && fail "a budget under a selection was recorded"
 "$pp" run --budget 5 --timing off ./prog 3 >/dev/null 2>e3 && fail "run --budget --timing off accepted"
 grep -q "^pathprof: run: --budget weighs every call's time" e3 || fail "run: $(cat e3)"
 echo "ok: $via: throttled $(python3 -c 'import json,sys; print(" ".join(t["function"] for t in json.load(open(sys.argv[1]))["throttled"]))' b.json)"

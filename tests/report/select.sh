@@ -147,11 +147,11 @@ cp all.pathprof copy.pathprof
 cmp -s all.pathprof copy.pathprof || fail "-o over the profile: the profile changed"
 "$pp" select all.pathprof -o /dev/full >/dev/null 2>e6 && fail "a failed write succeeded"
 [ "$(cat e6)" = "pathprof: /dev/full: write failed: No space left on device" ] || fail "a failed write: $(cat e6)"
-# refusals: untimed, and (under a selection) no measured cost
+# refusals: untimed, and (under a root selection) no measured cost
 PATHPROF_TIMING=off PATHPROF_XRAY=all PATHPROF_OUT=off.pathprof ./prog >/dev/null
 "$pp" select off.pathprof >/dev/null 2>e1 && fail "an untimed profile was accepted"
 grep -q "no times" e1 || fail "untimed: $(cat e1)"
-PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_FUNCTIONS='main,*_*' PATHPROF_OUT=nocost.pathprof ./prog >/dev/null
+PATHPROF_TIMING=on PATHPROF_XRAY=all PATHPROF_ROOT='main' PATHPROF_OUT=nocost.pathprof ./prog >/dev/null
 "$pp" select nocost.pathprof >/dev/null 2>e2 && fail "a profile without the gate cost was accepted"
 grep -q "did not measure its gate's cost" e2 || fail "no cost: $(cat e2)"
 echo "ok: $via: dropped $(tr '\n' ' ' <drop.txt)"
