@@ -62,7 +62,8 @@ int pp__report_waitfor(FILE *out, const pp_profile_t *p, const pp_report_opts_t 
  * after they stopped); the header's budget line and the closing list. */
 const pp_throttled_t *pp__report_throttled(const pp_profile_t *p, uint32_t name);
 size_t pp__report_elided(const pp_profile_t *p, const pp_ppath_t *pa, uint32_t *out, size_t max);
-/* The same for the node (or path) of names[0..depth). */
+/* The same for the node (or path) of names[0..depth). Both name each
+ * throttled name once, the one whose node there held most time first. */
 size_t pp__report_elided_below(const pp_profile_t *p, const uint32_t *names, uint32_t depth, uint32_t *out,
 			       size_t max);
 void pp__report_budget_line(FILE *out, const pp_profile_t *p);

@@ -19,27 +19,53 @@ const pp_throttled_t *pp__report_throttled(const pp_profile_t *p, uint32_t name)
 	return NULL;
 }
 
+/* The candidates below a node: a throttled name and the time its node
+ * there held before the stop. */
+struct elided {
+	uint32_t name;
+	uint64_t held;
+};
+
+static int by_held(const void *a, const void *b)
+{
+	const struct elided *x = a, *y = b;
+	return (x->held < y->held) - (x->held > y->held);
+}
+
 size_t pp__report_elided_below(const pp_profile_t *p, const uint32_t *names, uint32_t depth, uint32_t *out,
 			       size_t max)
 {
-	if (!p->nthrottled || !depth)
+	if (!p->nthrottled || !depth || !max)
 		return 0;
 	const char **strs = malloc(((size_t)depth + 1) * sizeof *strs);
-	if (!strs)
+	struct elided *c = malloc(p->nthrottled * sizeof *c);
+	if (!strs || !c) {
+		free(strs);
+		free(c);
 		return 0;
+	}
 	for (uint32_t d = 0; d < depth; d++)
 		strs[d] = pp__report_name(p, names[d]);
 	size_t n = 0;
-	for (uint32_t i = 0; i < p->nthrottled && n < max; i++) {
+	for (uint32_t i = 0; i < p->nthrottled; i++) {
 		strs[depth] = pp__report_name(p, p->throttled[i].name);
 		/* two throttled functions of one name are one frame name */
 		int again = 0;
 		for (size_t j = 0; j < n && !again; j++)
-			again = !strcmp(pp__report_name(p, out[j]), strs[depth]);
-		if (!again && pp__profile_node(p, pp__path_id(strs, depth + 1)))
-			out[n++] = p->throttled[i].name;
+			again = !strcmp(pp__report_name(p, c[j].name), strs[depth]);
+		const pp_pnode_t *q = again ? NULL : pp__profile_node(p, pp__path_id(strs, depth + 1));
+		if (q)
+			c[n++] = (struct elided){ p->throttled[i].name, pp__report_node_time(q) };
 	}
+	/* the one that held most time first: a list cut at max keeps those
+	 * whose time the node's self time now holds most of */
+	qsort(c, n, sizeof *c, by_held);
+	if (n > max)
+		n = max;
+	for (size_t k = 0; k < n; k++)
+		out[k] = c[k].name;
 	free(strs);
+	free(c);
 	return n;
 }
 

@@ -5,7 +5,7 @@
  * and says "(2 functions)"; f called t, which a budget throttled, so f's
  * row says it holds throttled time and no other row does; t, throttled
  * under two name entries (a static copy in each file), is elided below
- * f's node once, not twice. */
+ * f's node once, not twice, and after u, which held more time there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +27,8 @@ static void expect(const char *what, double got, double want)
 	}
 }
 
-/* indices:                    0       1    2    3    4    5    6 */
-static const char *const names[] = { "main", "a", "b", "f", "f", "t", "t" };
+/* indices:                    0       1    2    3    4    5    6    7 */
+static const char *const names[] = { "main", "a", "b", "f", "f", "t", "t", "u" };
 
 static void build(pp_profile_t *p)
 {
@@ -38,7 +38,7 @@ static void build(pp_profile_t *p)
 	p->start_ns = 1;
 	p->end_ns = 1000001;
 	p->threads = 1;
-	tp_names(p, 7, names, NULL, NULL);
+	tp_names(p, 8, names, NULL, NULL);
 	pp_seg_t main_ = TP_SEG({ 20000, 1 });
 	pp_seg_t a = TP_SEG({ 4000, 2 });     /* 8 000 */
 	pp_seg_t fa = TP_SEG({ 100, 30 });    /* 3 000 */
@@ -46,6 +46,7 @@ static void build(pp_profile_t *p)
 	pp_seg_t b = TP_SEG({ 9000, 1 });     /* 9 000 */
 	pp_seg_t fb = TP_SEG({ 300, 10 });    /* 3 000 */
 	pp_seg_t t = TP_SEG({ 100, 10 });     /* 1 000 */
+	pp_seg_t u = TP_SEG({ 500, 10 });     /* 5 000 */
 	tp_node(p, TP_IDX(0), 3000, &main_);
 	tp_node(p, TP_IDX(0, 1), 5000, &a);
 	tp_node(p, TP_IDX(0, 1, 3), 2600, &fa);
@@ -53,10 +54,12 @@ static void build(pp_profile_t *p)
 	tp_node(p, TP_IDX(0, 2), 6000, &b);
 	tp_node(p, TP_IDX(0, 2, 4), 2000, &fb);
 	tp_node(p, TP_IDX(0, 2, 4, 5), 1000, &t);
-	p->nthrottled = 2;
-	p->throttled = tp_calloc(2, sizeof *p->throttled);
+	tp_node(p, TP_IDX(0, 2, 4, 7), 5000, &u);
+	p->nthrottled = 3;
+	p->throttled = tp_calloc(3, sizeof *p->throttled);
 	p->throttled[0] = (pp_throttled_t){ .name = 5, .calls = 10, .incl = 1000, .at_ns = 500 };
 	p->throttled[1] = (pp_throttled_t){ .name = 6, .calls = 3, .incl = 300, .at_ns = 600 };
+	p->throttled[2] = (pp_throttled_t){ .name = 7, .calls = 10, .incl = 5000, .at_ns = 700 };
 	p->budget = 5;
 }
 
@@ -76,7 +79,7 @@ int main(void)
 	build(&p);
 	size_t n = 0;
 	pp__fn_row_t *rows = pp__report_functions(&p, &n);
-	expect("rows", rows ? (double)n : -1, 5); /* main, a, b, f, t */
+	expect("rows", rows ? (double)n : -1, 6); /* main, a, b, f, t, u */
 	const pp__fn_row_t *f = rows ? row(&p, rows, n, "f") : NULL;
 	if (f) {
 		expect("f self", (double)f->self, 2600 + 400 + 2000);
@@ -100,10 +103,16 @@ int main(void)
 	}
 	free(rows);
 
-	/* t below f is one elided name, though two entries were throttled */
+	/* t below f is one elided name, though two entries were throttled;
+	 * u, which held more time there, comes first, and a list cut at one
+	 * keeps it */
 	uint32_t el[4];
 	size_t nel = pp__report_elided_below(&p, TP_IDX(0, 2, 4), el, 4);
-	expect("elided below f", (double)nel, 1);
+	expect("elided below f", (double)nel, 2);
+	expect("elided first", nel == 2 ? el[0] : 0, 7);
+	expect("elided second", nel == 2 ? el[1] : 0, 5);
+	nel = pp__report_elided_below(&p, TP_IDX(0, 2, 4), el, 1);
+	expect("elided, one kept", nel == 1 ? el[0] : 0, 7);
 	expect("elided below b", (double)pp__report_elided_below(&p, TP_IDX(0, 2), el, 4), 0);
 	expect("t throttled by either entry",
 	       pp__report_throttled(&p, 5) != NULL && pp__report_throttled(&p, 6) != NULL, 1);
