@@ -5,11 +5,13 @@
  * patcher (site_patch.c), which makes it harmless at its next round. A kept
  * key, the common case once those are patched, gets here what the inline
  * gate would have done: one class lookup, then the same push and pop,
- * timed or not. Before, it went on to pp__enter_slow and pp__leave_slow,
- * which looked its class up again and, in a timed event or for a hook of
- * an inlined callee, went all the way to the rare paths: about 530
- * instructions a gate count-only and 660 timed on bench/inlparse.c, where
- * the inline gate takes 57 and 104 (bench/selinstr.sh).
+ * timed or not: about 196 instructions a gate count-only and 251 timed
+ * on bench/inlparse.c, where the inline gate takes 57 and 104 (bench/
+ * inlinstr.sh; the rest is the call into the runtime, the lookup, and the
+ * thread's rare states tested again, which its zeroed limits stand for).
+ * Before, it went on to pp__enter_slow and pp__leave_slow, which looked
+ * its class up again and, in a timed event or for a hook of an inlined
+ * callee, went all the way to the rare paths: 529 and 659.
  * Only under a function selection alone: a root selection's accounting
  * (gates outside every root) stays with pp__enter_slow. */
 #if defined(__GNUC__) && !defined(__clang__)

@@ -11,6 +11,7 @@
 # Exact checks only: how close the compensated times come to a plain build
 # is measured by bench/compensate.sh, not asserted here.
 # usage: gatecost.sh VIA CC MULTI_SRC PATHPROF WRAPPER WORKDIR
+# shellcheck disable=SC2046 # json's fields are split into $1.. on purpose
 set -u
 via=$1 cc=$2 src=$3 pp=$4 wrapper=$5 work=$6/gatecost-$1.$$
 mkdir -p "$work" || exit 1

@@ -69,13 +69,14 @@ PP_EXPORT void pp__leave_budget(uint64_t key, int fe, uint64_t site) PP_NOINSTR;
 	((fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN ? (uint64_t)(uintptr_t)__builtin_return_address(0) \
 						     : 0)
 /* While PATHPROF_FUNCTIONS is in force (pp__select_sites: 1), a cyg
- * hook's or the plugin shim's gate goes out of line through these, which
- * do what pp__enter_slow and pp__leave_slow do and, for a key the
- * selection leaves out, note where its hook returns to: the runtime then
- * patches that hook call out of the code (runtime/site_patch.c), so a
- * function left out costs what the code around its hooks does, where
- * every call of it went out of line twice before. raii's gates are
- * compiled out by name instead (pathprof/raii.h), XRay's never armed. */
+ * hook's or the plugin shim's gate goes out of line through these
+ * (runtime/gate_selected.c). A key the selection keeps gets the inline
+ * gate's push or pop after one lookup of its class; for a key it leaves
+ * out they note where its hook returns to: the runtime then patches that
+ * hook call out of the code (runtime/site_patch.c), so a function left
+ * out costs what the code around its hooks does, where every call of it
+ * went out of line twice before. raii's gates are compiled out by name
+ * instead (pathprof/raii.h), XRay's never armed. */
 PP_EXPORT extern uint32_t pp__select_sites;
 #define PP__SITED(fe) ((fe) == PP_FE_CYG || (fe) == PP_FE_PLUGIN)
 PP_EXPORT void pp__enter_selected(uint64_t key, int fe, uint64_t sp, uint64_t ra, uint64_t site) PP_NOINSTR;
