@@ -5,7 +5,8 @@ set -eu
 pkgs="meson ninja-build pkg-config gcc g++ clang llvm-14-dev libclang-rt-14-dev
       libdw-dev libelf-dev zlib1g-dev python3 valgrind graphviz chromium golang-go nodejs
       autoconf cmake make uftrace man-db groff-base prometheus libbpf-dev bpftool
-      tmux libmicrohttpd-dev python3-cram strace libclang-14-dev libffi-dev libzstd-dev libblas-dev"
+      tmux libmicrohttpd-dev python3-cram strace libclang-14-dev libffi-dev libzstd-dev libblas-dev
+      gcc-12-plugin-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

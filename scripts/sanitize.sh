@@ -59,8 +59,9 @@ run()
 	[ "$san" = thread ] || flags="$flags -fno-sanitize-recover=all"
 	wrappers "$build/bin" "$flags"
 	echo "== sanitize: $name ($cc, -fsanitize=$san)"
-	# The LLVM pass plugin is loaded into clang itself, which carries no
-	# sanitizer runtime, so it is built only in the ordinary builds (and the
+	# The LLVM pass plugin is loaded into clang itself, and the GCC plugin
+	# into gcc's cc1, neither of which carries a sanitizer runtime, so they
+	# are built only in the ordinary builds (and the
 	# verify suite, which needs it, runs there); b_lundef is off because
 	# clang links the sanitizer runtime into executables only. Off-CPU
 	# recording is left out: its BPF object is compiled by clang for the
@@ -69,7 +70,7 @@ run()
 	if [ ! -f "$build/build.ninja" ]; then
 		PATH="$build/bin:$PATH" CC=$(command -v "$cc") CXX=$(command -v "$cxx") \
 			meson setup "$build" "$root" -Dwerror=true -Db_sanitize="$san" -Db_lundef=false \
-			-Dplugin=disabled -Doffcpu=disabled -Dc_args="$flags" -Dcpp_args="$flags" \
+			-Dplugin=disabled -Dgcc_plugin=disabled -Doffcpu=disabled -Dc_args="$flags" -Dcpp_args="$flags" \
 			>"$top/$name.setup.log" ||
 			{ cat "$top/$name.setup.log" >&2; exit 1; }
 	fi

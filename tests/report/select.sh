@@ -87,10 +87,19 @@ fi
 # C++ through cyg: the helper is helper(unsigned long), and its name, as
 # select writes it, is never in gcc's list (gcc matches its own spelling,
 # without the parameters): left out with a line saying what works instead,
-# pathprof-cc --exclude-functions=@FILE, whose run has no helper node and
-# the helper's two hook calls patched out of the code. Before, the gcc list
-# held a name gcc never matched, and the wrapper cut any name with a comma
-# in two (bench/README.md, "C++ through cyg").
+# pathprof-cc --exclude-functions=@FILE. With gcc, where the GCC plugin was
+# built (frontends/cyg/gcc_select.cc), the rebuilt helper has no hook call
+# at all; with clang++ (or gcc without the plugin) the runtime leaves it
+# out and patches its two hook calls out of the code. Either way the run
+# has no helper node. Before, the gcc list held a name gcc never matched,
+# and the wrapper cut any name with a comma in two (bench/README.md, "C++
+# through cyg").
+hooks_in() { # EXE FUNCTION: the hook calls in FUNCTION's own code
+	objdump -d --no-show-raw-insn -C "$1" |
+		awk -v f=" <$2>:" 'substr($0, length($0) - length(f) + 1) == f { on = 1; next } /^$/ { on = 0 }
+			on && /(call|jmp).*<__cyg_profile_func_(enter|exit)/' |
+		wc -l
+}
 if [ "$via" = cyg ] && [ "$cc" = gcc ]; then
 	cxx="$wrapper --via=cyg g++ -x c++ -O2 $src/bench/compensate.c"
 	$cxx -o prog++ >build.log 2>&1 || fail "C++ build: $(cat build.log)"
@@ -101,12 +110,21 @@ if [ "$via" = cyg ] && [ "$cc" = gcc ]; then
 	[ ! -s cxxg.txt ] || fail "C++ --format gcc: '$(cat cxxg.txt)', want nothing gcc would not match"
 	grep -qx "pathprof: select: --format gcc: 'helper(unsigned long)' left out (it stays gated): gcc's list cannot name a C++ function; 'pathprof-cc --exclude-functions=@FILE' with --format names can" cxxg.err ||
 		fail "C++ --format gcc: $(cat cxxg.err)"
-	"$wrapper" --via=cyg --exclude-functions=@cxx.txt g++ -x c++ -O2 "$src/bench/compensate.c" \
-		-o prog++sel >build.log 2>&1 || fail "C++ rebuild with the list: $(cat build.log)"
-	PATHPROF_TIMING=on PATHPROF_OUT=cxxsel.pathprof ./prog++sel >/dev/null || fail "C++ rerun"
-	case " $(nodes_of cxxsel.pathprof) " in *helper*) fail "C++: helper still gated: $(nodes_of cxxsel.pathprof)" ;; esac
-	"$pp" report cxxsel.pathprof | grep -qx '             hook calls of the functions it leaves out patched out of the code at 2 sites (0 left)' ||
-		fail "C++: the helper's hook calls: $("$pp" report cxxsel.pathprof | grep -A1 '^  selection')"
+	[ "$(hooks_in prog++ 'helper(unsigned long)')" -gt 0 ] || fail "C++: the gated helper has no hook calls to look for"
+	for cxxc in g++ clang++; do
+		command -v $cxxc >/dev/null || continue
+		"$wrapper" --via=cyg --exclude-functions=@cxx.txt $cxxc -x c++ -O2 "$src/bench/compensate.c" \
+			-o prog++sel >build.log 2>&1 || fail "C++ rebuild with the list ($cxxc): $(cat build.log)"
+		PATHPROF_TIMING=on PATHPROF_OUT=cxxsel.pathprof ./prog++sel >/dev/null || fail "C++ rerun ($cxxc)"
+		case " $(nodes_of cxxsel.pathprof) " in *helper*) fail "C++ ($cxxc): helper still gated: $(nodes_of cxxsel.pathprof)" ;; esac
+		if [ $cxxc = g++ ] && "$wrapper" --via=cyg --exclude-functions=x --show g++ -c x.cpp | grep -q -- ' -fplugin=[^ ]*pathprof_gcc_select\.so '; then
+			[ "$(hooks_in prog++sel 'helper(unsigned long)')" = 0 ] || fail "C++ (g++): the helper was compiled with hook calls"
+			"$pp" report cxxsel.pathprof | grep -q '^  selection' && fail "C++ (g++): a run-time selection in a program selected at compile time"
+		else
+			"$pp" report cxxsel.pathprof | grep -qx '             hook calls of the functions it leaves out patched out of the code at 2 sites (0 left)' ||
+				fail "C++ ($cxxc): the helper's hook calls: $("$pp" report cxxsel.pathprof | grep -A1 '^  selection')"
+		fi
+	done
 fi
 # --previous: the new list holds the old one's entries as written, then
 # what this profile adds (none here but the helper, which the old list
