@@ -5,8 +5,10 @@
 # -O2 plain and through pathprof-c++ --via=cyg (every function gated); one
 # timed run of REPS/10 parses gives `pathprof select` its profile, whose
 # list (--format names) rebuilds the program with pathprof-c++
-# --exclude-functions=@FILE: the runtime leaves those functions out and
-# patches their hook calls out of the code (docs/guides/selection.md).
+# --exclude-functions=@FILE: pathprof's GCC plugin compiles those functions
+# without hooks (frontends/cyg/gcc_select.cc), or where it was not built
+# the runtime leaves them out and patches their hook calls out of the code
+# (docs/guides/selection.md); which one is printed.
 # --format gcc names no C++ function (gcc matches its own spelling): its
 # line count is printed. Where the pass plugin is built, the same through
 # clang++ and --via=plugin: every function gated, select --format keep,
@@ -77,7 +79,11 @@ PATHPROF_OUT="$tmp/sel.pathprof" "$tmp/selected" "$reps" >/dev/null
 patched=$("$pp" report "$tmp/sel.pathprof" | sed -n 's/^ *hook calls of the functions it leaves out patched out of the code at //p')
 echo "select: $(tail -n 1 "$tmp/select.err" | cut -c1-160)"
 echo "dropped: $(wc -l <"$tmp/drop.txt") functions (--format names); --format gcc: $(tr ',' '\n' <"$tmp/drop-gcc.txt" | grep -c .) entries"
-echo "the rebuilt program's hook calls patched out: $patched"
+if [ -n "$patched" ]; then
+	echo "the rebuilt program's hook calls patched out: $patched"
+else
+	echo "the rebuilt program: the dropped functions compiled without hooks (gcc plugin)"
+fi
 [ -z "$plugin" ] || echo "plugin: $(wc -l <"$tmp/keep.txt") functions kept (--format keep)"
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/bench" python3 - "$tmp/rows" "$reps" <<'PY'
 import statistics, sys, rows as table

@@ -55,6 +55,9 @@ static void build(pp_profile_t *p)
 	tp_node(p, TP_IDX(0, 2, 4), 2000, &fb);
 	tp_node(p, TP_IDX(0, 2, 4, 5), 1000, &t);
 	tp_node(p, TP_IDX(0, 2, 4, 7), 5000, &u);
+	pp_seg_t *segs[] = { &main_, &a, &fa, &fin, &b, &fb, &t, &u }; /* tp_node copied them */
+	for (size_t i = 0; i < sizeof segs / sizeof *segs; i++)
+		pp__seg_free(segs[i]);
 	p->nthrottled = 3;
 	p->throttled = tp_calloc(3, sizeof *p->throttled);
 	p->throttled[0] = (pp_throttled_t){ .name = 5, .calls = 10, .incl = 1000, .at_ns = 500 };
