@@ -79,3 +79,8 @@ int pp_select_functions(const char *globs)
 {
 	return select_now(PP__SEL_FUNCTIONS, globs, "pp_select_functions");
 }
+
+void pp__select_compiled(const char *globs)
+{
+	pp__select_note_compiled(globs);
+}

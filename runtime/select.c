@@ -30,6 +30,7 @@ PP_EXPORT uint32_t pp__select_sites;
 pp__class_slot_t *pp__class_slots;
 static uint32_t used;
 static char *lists[3]; /* [PP__SEL_ROOTS], [PP__SEL_FUNCTIONS]: owned copies */
+static char *compiled;  /* the list gcc applied at compile time: said, not applied */
 static pthread_mutex_t select_lock = PTHREAD_MUTEX_INITIALIZER;
 static pp__live_resolver_t resolver; /* under select_lock */
 static __thread int naming PP_TLS_IE;
@@ -200,14 +201,24 @@ void pp__select_env_load(void)
 		pp__select_set(PP__SEL_FUNCTIONS, s, "PATHPROF_FUNCTIONS");
 }
 
+void pp__select_note_compiled(const char *list)
+{
+	char *copy = list && *list ? strdup(list) : NULL;
+	pthread_mutex_lock(&select_lock);
+	free(compiled);
+	compiled = copy;
+	pthread_mutex_unlock(&select_lock);
+}
+
 char *pp__select_describe(void)
 {
 	char *s = NULL;
 	pthread_mutex_lock(&select_lock);
-	const char *r = lists[PP__SEL_ROOTS], *f = lists[PP__SEL_FUNCTIONS];
-	if ((r || f) && asprintf(&s, "%s%s%s%s%s%s%s", r ? set_by[PP__SEL_ROOTS] : "", r ? "=" : "", r ? r : "",
-				 r && f ? "; " : "", f ? set_by[PP__SEL_FUNCTIONS] : "", f ? "=" : "",
-				 f ? f : "") < 0)
+	const char *r = lists[PP__SEL_ROOTS], *f = lists[PP__SEL_FUNCTIONS], *c = compiled;
+	if ((r || f || c) &&
+	    asprintf(&s, "%s%s%s%s%s%s%s%s%s%s", c ? "compiled out by gcc (pathprof-cc)=" : "", c ? c : "",
+		     c && (r || f) ? "; " : "", r ? set_by[PP__SEL_ROOTS] : "", r ? "=" : "", r ? r : "",
+		     r && f ? "; " : "", f ? set_by[PP__SEL_FUNCTIONS] : "", f ? "=" : "", f ? f : "") < 0)
 		s = NULL;
 	pthread_mutex_unlock(&select_lock);
 	return s;

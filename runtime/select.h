@@ -69,6 +69,10 @@ static inline int pp__key_class(int fe, uint64_t key)
 	return c >= 0 ? c : pp__key_class_miss(fe, key);
 }
 
+/* The list a GCC plugin applied at compile time (pp__select_compiled):
+ * kept for the profile's description, applied to nothing. */
+void pp__select_note_compiled(const char *list);
+
 /* PATHPROF_ROOT and PATHPROF_FUNCTIONS (start-up). */
 void pp__select_env_load(void);
 

@@ -48,6 +48,11 @@ PP_INLINE void pp_root_inline(void)
  * once). 0, or -1 with one line on stderr for a malformed list. */
 PP_EXPORT int pp_select_roots(const char *globs) PP_NOINSTR;
 PP_EXPORT int pp_select_functions(const char *globs) PP_NOINSTR;
+/* For pathprof-cc: the function list gcc applied when it compiled the
+ * program (the functions it leaves out have no hooks at all,
+ * frontends/cyg/gcc_select.cc), recorded so the profile says so; the
+ * runtime does not apply it again. */
+PP_EXPORT void pp__select_compiled(const char *globs) PP_NOINSTR;
 
 /* Zero every count and histogram of every thread. Meant for phase boundaries
  * (after warm-up); increments racing on other threads may be lost. */
