@@ -26,6 +26,7 @@
  * process (docs/guides/crash.md). */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include <pathprof/frontend.h>
 #include <pathprof/pathprof.h>
@@ -189,20 +190,68 @@ static PP_NOINSTR void *measure(void *arg)
 
 /* One measure at a time: two at once would each slow the other down. A
  * fork during one (the namer's runs beside the program's threads) leaves
- * the child a lock nobody releases: it takes a new one. The handler is
- * registered when the runtime loads, before any thread can fork: one
+ * the child a lock nobody releases: it takes a new one. The handlers are
+ * registered when the runtime loads, before any thread can fork: ones
  * registered by the first measure could come too late for a fork already
- * under way in another thread (a child then waited at exit forever). */
+ * under way in another thread (a child then waited at exit forever).
+ *
+ * Nor does a fork() copy a measure half-way: the measuring thread and the
+ * one it starts allocate, and a child forked while one of them held an
+ * allocator's lock inherits it held by a thread it does not have (gcc 12's
+ * AddressSanitizer has no fork handler of its own: tests/live's forked
+ * writer hung in its first allocation, under load in CI). A fork waits for
+ * a measure under way (about a millisecond) and a measure for a fork; by
+ * two counters rather than the lock, which a budget's round takes under
+ * its ticker's lock, whose fork handler may run before or after this one.
+ * The crash path's copy is cloned without handlers (host/crash.c). */
 static pthread_mutex_t measuring = PTHREAD_MUTEX_INITIALIZER;
+static int cost_running, cost_forking;
+
+static void pause_100us(void)
+{
+	struct timespec ts = { 0, 100000 };
+	nanosleep(&ts, NULL);
+}
+
+static void measuring_prepare(void)
+{
+	__atomic_add_fetch(&cost_forking, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&cost_running, __ATOMIC_SEQ_CST))
+		pause_100us();
+}
+
+static void measuring_parent(void)
+{
+	__atomic_sub_fetch(&cost_forking, 1, __ATOMIC_SEQ_CST);
+}
 
 static void measuring_after_fork(void)
 {
 	pthread_mutex_init(&measuring, NULL);
+	cost_running = cost_forking = 0;
 }
 
 __attribute__((constructor)) static void measuring_init(void)
 {
-	pthread_atfork(NULL, NULL, measuring_after_fork);
+	pthread_atfork(measuring_prepare, measuring_parent, measuring_after_fork);
+}
+
+/* Around the measure's thread: no fork in between (above). */
+static void measure_begin(void)
+{
+	for (;;) {
+		__atomic_add_fetch(&cost_running, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&cost_forking, __ATOMIC_SEQ_CST))
+			return;
+		__atomic_sub_fetch(&cost_running, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&cost_forking, __ATOMIC_SEQ_CST))
+			pause_100us();
+	}
+}
+
+static void measure_end(void)
+{
+	__atomic_sub_fetch(&cost_running, 1, __ATOMIC_SEQ_CST);
 }
 
 /* The figures measured while the program ran, and the attempts made. The
@@ -237,9 +286,13 @@ static int measure_locked(double *in, double *out)
 		return -1;
 	struct cost_job j = { .fe = fe };
 	pthread_t th;
-	if (pp__own_thread_start(&th, "cost", measure, &j) != 0)
+	measure_begin();
+	if (pp__own_thread_start(&th, "cost", measure, &j) != 0) {
+		measure_end();
 		return -1;
+	}
 	pthread_join(th, NULL);
+	measure_end();
 	__atomic_fetch_add(&pp__g.own_cpu, j.cpu, __ATOMIC_RELAXED);
 	if (!(j.in > 0 || j.out > 0))
 		return -1;

@@ -330,7 +330,8 @@ static void *namer_main(void *arg)
 		__atomic_store_n(&nudge, 0, __ATOMIC_RELAXED);
 		name_pass();
 		pthread_mutex_unlock(&namer_lock);
-		/* outside the lock: a fork need not wait for a measure */
+		/* outside the lock, which a fork takes first (a fork waits
+		 * for a measure under way, gate_cost.c) */
 		pp__gate_cost_early();
 		struct timespec wait = {0, NAMER_MS * 1000000L};
 		syscall(SYS_futex, &nudge, FUTEX_WAIT_PRIVATE, 0, &wait, NULL, 0);

@@ -174,12 +174,13 @@ done
 expect "--functions" 0 $? out "20|handle_request>lex
 100|handle_request>lexer_start>lex"
 "$pathprof" run --format paths --root 'handle_*' --functions '*,!poll_input' -- ./sel-gcc 100 >out 2>err
+st=$?
 if [ -n "${gplug-}" ]; then
-	expect "run --root --functions, lex compiled without hooks" 0 $? out "20|handle_request>handle_retry
+	expect "run --root --functions, lex compiled without hooks" 0 $st out "20|handle_request>handle_retry
 100|handle_request>lexer_start
 1|shutdown_server"
 else
-	expect "run --root --functions" 0 $? out "20|handle_request>handle_retry>lex
+	expect "run --root --functions" 0 $st out "20|handle_request>handle_retry>lex
 100|handle_request>lexer_start>lex
 1|shutdown_server"
 fi
