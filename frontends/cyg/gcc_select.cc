@@ -15,7 +15,8 @@
  * assembler name, demangled by the same __cxa_demangle) and matched by the
  * same code (format/glob.c), so the list means what it means at run time.
  *
- * Arguments (-fplugin-arg-pathprof-gcc-select-KEY=VALUE):
+ * Arguments (-fplugin-arg-pathprof_gcc_select-KEY=VALUE; gcc ends a
+ * plugin's name at its first hyphen, hence the underscores):
  *   functions=LIST   a selection list, the runtime's syntax ('!' excludes)
  *   exclude=FILE     one name or glob a line, each excluded (pathprof
  *                    select's output); blank lines skipped

@@ -122,7 +122,13 @@ if [ "$via" = cyg ] && [ "$cc" = gcc ]; then
 			-o prog++sel >build.log 2>&1 || fail "C++ rebuild with the list ($cxxc): $(cat build.log)"
 		PATHPROF_TIMING=on PATHPROF_OUT=cxxsel.pathprof ./prog++sel >/dev/null || fail "C++ rerun ($cxxc)"
 		case " $(nodes_of cxxsel.pathprof) " in *helper*) fail "C++ ($cxxc): helper still gated: $(nodes_of cxxsel.pathprof)" ;; esac
-		if [ $cxxc = g++ ] && "$wrapper" --via=cyg --exclude-functions=x --show g++ -c x.cpp | grep -q -- ' -fplugin=[^ ]*pathprof_gcc_select\.so '; then
+		uses_plugin=
+		"$wrapper" --via=cyg --exclude-functions=x --show g++ -c x.cpp | grep -q -- ' -fplugin=[^ ]*pathprof_gcc_select\.so ' &&
+			uses_plugin=1
+		# built (meson says so) means used: a silent fall-back would test the other way
+		[ $cxxc != g++ ] || [ "${PP_GCC_SELECT:-0}" = 0 ] || [ -n "$uses_plugin" ] ||
+			fail "C++ (g++): the GCC plugin was built but the wrapper does not load it"
+		if [ $cxxc = g++ ] && [ -n "$uses_plugin" ]; then
 			[ "$(hooks_in prog++sel 'helper(unsigned long)')" = 0 ] || fail "C++ (g++): the helper was compiled with hook calls"
 			# recorded, not applied again: no hook call is patched
 			[ "$("$pp" report cxxsel.pathprof | grep -A1 '^  selection')" = '  selection  compiled out by gcc (pathprof-cc)=!helper(unsigned long)' ] ||
