@@ -1,15 +1,18 @@
 #!/bin/sh
 # The README's workflow on a real program: SQLite and tests/e2e/driver.c
 # (ROWS rows, default 50 000) built plain and through cyg (gcc -O2) with
-# every function gated, run once timed, `pathprof select --budget 5%
-# --format gcc`, then rebuilt with the list as gcc's exclude list
-# ("selected"), and with the list `--binary` adds to it, the kept functions
-# gcc inlined into dropped ones ("binary"), which also runs with burst
-# timing (PATHPROF_TIMING=burst: what to leave on in production); that
-# build run once timed and selected again with `--previous` (the second
-# pass, whose profile its own gates distort far less), rebuilt with the
-# longer list ("refined"); and the build with every function gated run
-# under PATHPROF_BUDGET=5% instead.
+# every function gated, run once timed, `pathprof select --budget 5%`,
+# then rebuilt with the list through `pathprof-cc --exclude-functions=@FILE`
+# (whole names, compiled out by pathprof's GCC plugin where the wrapper
+# has it) ("selected"), and with the list `--binary` adds to it, the kept
+# functions gcc inlined into dropped ones ("binary"), which also runs with
+# burst timing (PATHPROF_TIMING=burst: what to leave on in production);
+# that build run once timed and selected again with `--previous` (the
+# second pass, whose profile its own gates distort far less), rebuilt with
+# the longer list ("refined"); the build with every function gated run
+# under PATHPROF_BUDGET=5% instead; and, for comparison, the binary list
+# written for gcc's own exclude list (`--format gcc`, substrings, the route
+# without the wrapper: "gcclist").
 # Process wall time and CPU time (user + system, from wait4: it also
 # counts the runtime's own threads, the budget's among them, which the wall
 # time of a two-core machine hides) of each, counting only and timed,
@@ -54,20 +57,30 @@ build_prog all cyg
 wait
 rm -f "$tmp/db"
 PATHPROF_TIMING=on PATHPROF_OUT="$tmp/all.pathprof" "$tmp/all" --db "$tmp/db" --rows "$rows" >/dev/null
-"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --format gcc >"$tmp/drop" 2>"$tmp/select.err"
+"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% >"$tmp/drop" 2>"$tmp/select.err"
 cat "$tmp/select.err" >&2
-"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --binary "$tmp/all" --format gcc \
+"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --binary "$tmp/all" \
 	>"$tmp/drop-binary" 2>"$tmp/select-binary.err"
-grep -v "also drops the kept" "$tmp/select-binary.err" >&2 || true
-build_prog selected cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop")" &
-build_prog binary cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop-binary")"
+"$build/tools/pathprof" select "$tmp/all.pathprof" --budget 5% --binary "$tmp/all" --format gcc \
+	>"$tmp/drop-gcc" 2>"$tmp/select-gcc.err"
+grep -v "also drops the kept" "$tmp/select-gcc.err" >&2 || true
+build_prog selected "cyg --exclude-functions=@$tmp/drop" &
+build_prog binary "cyg --exclude-functions=@$tmp/drop-binary"
 wait
+build_prog gcclist cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop-gcc")"
 rm -f "$tmp/db"
 PATHPROF_TIMING=on PATHPROF_OUT="$tmp/binary.pathprof" "$tmp/binary" --db "$tmp/db" --rows "$rows" >/dev/null
-"$build/tools/pathprof" select "$tmp/binary.pathprof" --budget 5% --binary "$tmp/binary" --format gcc \
+# the wrapper's route must have compiled the list out (its constructor
+# names it in the profile), not left it to the run-time selection
+"$build/tools/pathprof" report "$tmp/binary.pathprof" | grep -q '^  selection  compiled out by gcc' || {
+	echo "sqlite-select.sh: the wrapper did not compile the list out (no GCC plugin?)" >&2
+	exit 1
+}
+"$build/tools/pathprof" select "$tmp/binary.pathprof" --budget 5% --binary "$tmp/binary" \
 	--previous "$tmp/drop-binary" >"$tmp/drop-refined" 2>"$tmp/select-refined.err"
-grep -v "also drops the kept" "$tmp/select-refined.err" >&2 || true
-build_prog refined cyg -finstrument-functions-exclude-function-list="$(cat "$tmp/drop-refined")"
+cat "$tmp/select-refined.err" >&2
+build_prog refined "cyg --exclude-functions=@$tmp/drop-refined"
+echo "dropped: $(wc -l <"$tmp/drop") selected, $(wc -l <"$tmp/drop-binary") binary, $(wc -l <"$tmp/drop-refined") refined" >&2
 # one row: NAME TIMING EXE [BUDGET] -> "NAME wall_ns"
 row() {
 	rm -f "$tmp/db"
@@ -101,12 +114,14 @@ run_row() {
 	9) row refined-off off "$tmp/refined" ;;
 	10) row refined-on on "$tmp/refined" ;;
 	11) row refined-burst burst "$tmp/refined" ;;
+	12) row gcclist-off off "$tmp/gcclist" ;;
+	13) row gcclist-on on "$tmp/gcclist" ;;
 	esac
 }
 while [ "$i" -lt "$runs" ]; do
 	k=0
-	while [ "$k" -lt 12 ]; do
-		run_row $(((i + k) % 12))
+	while [ "$k" -lt 14 ]; do
+		run_row $(((i + k) % 14))
 		k=$((k + 1))
 	done
 	i=$((i + 1))
@@ -122,7 +137,7 @@ def spread(k):
 print("| build | timing | wall, ms (median) | x plain | x plain a round, quartiles | CPU, ms (median) | x plain |")
 print("|---|---|---|---|---|---|---|")
 for k in ["plain", "all-off", "all-on", "all-budget", "selected-off", "selected-on",
-          "binary-off", "binary-on", "binary-burst", "refined-off", "refined-on", "refined-burst"]:
+          "binary-off", "binary-on", "binary-burst", "refined-off", "refined-on", "refined-burst", "gcclist-off", "gcclist-on"]:
     name, _, timing = k.partition("-")
     print("| %s | %s | %.0f | %.2f | %s | %.0f | %.2f |" % (name, timing or "-", med(k, 0) / 1e6,
           med(k, 0) / med("plain", 0), spread(k), med(k, 1) / 1e6, med(k, 1) / med("plain", 1)))
@@ -147,7 +162,7 @@ echo
 echo "| build | timing | run | exit dump |"
 echo "|---|---|---:|---:|"
 instr plain off
-for b in selected binary refined; do
+for b in selected binary refined gcclist; do
 	instr "$b" off
 	instr "$b" on
 done

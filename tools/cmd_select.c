@@ -55,7 +55,8 @@ static const char help_text[] =
 	"                 dropped too (needs objdump, readelf and c++filt:\n"
 	"                 binutils)\n"
 	"  --format FMT   'names' (default): the dropped functions, one a line,\n"
-	"                 for pathprof-cc --exclude-functions=@FILE (cyg, raii);\n"
+	"                 for pathprof-cc --exclude-functions=@FILE (cyg, raii;\n"
+	"                 whole names, C and C++; with gcc, compiled out);\n"
 	"                 'exclude': one line '!f,!g,...' for PATHPROF_FUNCTIONS or\n"
 	"                 PATHPROF_XRAY (an XRay build arms only the others: the\n"
 	"                 dropped cost nothing; '*' when nothing is dropped);\n"
@@ -132,8 +133,8 @@ static int gcc_name_ok(const pp_profile_t *p, const pp__fn_row_t *rows, size_t n
 		if (!drop[i] && strstr(kept, name))
 			fprintf(stderr, "%s '%s'", k++ ? "," : "", kept);
 	}
-	fputs(" (gcc matches substrings; pathprof-cc --exclude-functions=@FILE matches whole names, "
-	      "at run time)\n", stderr);
+	fputs(" (gcc matches substrings; pathprof-cc --exclude-functions=@FILE with --format names "
+	      "matches whole names)\n", stderr);
 	return 1;
 }
 

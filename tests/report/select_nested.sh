@@ -30,7 +30,7 @@ check 10% "" 0 0 0
 "$pp" select "$dir/n.pathprof" --budget 1% --format gcc >"$dir/gcc" 2>"$dir/gcc.err" || fail "gcc: exit $?"
 got=$(tr ',' '\n' <"$dir/gcc" | sort | paste -sd, -)
 [ "$got" = "a,b,c,d" ] || fail "gcc: '$(cat "$dir/gcc")', expected a, b, c and d"
-want="pathprof: select: --format gcc: 'a' also drops the kept 'main' (gcc matches substrings; pathprof-cc --exclude-functions=@FILE matches whole names, at run time)"
+want="pathprof: select: --format gcc: 'a' also drops the kept 'main' (gcc matches substrings; pathprof-cc --exclude-functions=@FILE with --format names matches whole names)"
 [ "$(head -n 1 "$dir/gcc.err")" = "$want" ] || fail "gcc: said '$(head -n 1 "$dir/gcc.err")'"
 [ "$fails" -eq 0 ] || { echo "select_nested.sh: $fails check(s) failed"; exit 1; }
 echo "select_nested.sh: ok"
