@@ -15,11 +15,13 @@
  * is what it says: docs/guides/selection.md.
  *
  * A cyg or plugin build's gate inlined into a dropped function keeps its
- * hooks there (inlined_hooks.c): --binary reads them from the program and
- * drops such a function too, until no kept function's hooks sit in a
- * dropped one. --previous takes the list a first pass wrote, for a second
- * pass over the rebuilt program's profile (select_previous.c). */
+ * hooks there (inlined_hooks.c): --binary reads them from the program (and
+ * from each shared library given with it: a libtool project's code sits in
+ * its library) and drops such a function too, until no kept function's
+ * hooks sit in a dropped one. --previous takes the list a first pass wrote,
+ * for a second pass over the rebuilt program's profile (select_previous.c). */
 #define SELECT_MIN_CALLS 1000u
+#define SELECT_MAX_BINARIES 64
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,10 @@ static const char help_text[] =
 	"                 one inlined into a dropped function keeps its gate there,\n"
 	"                 which costs that function's every call, so it is\n"
 	"                 dropped too (needs objdump, readelf and c++filt:\n"
-	"                 binutils)\n"
+	"                 binutils). Again for each shared library of the\n"
+	"                 program's that holds gated code (libtool: .libs/*.so);\n"
+	"                 the program's build id is checked, a library's cannot\n"
+	"                 be (the profile records none)\n"
 	"  --format FMT   'names' (default): the dropped functions, one a line,\n"
 	"                 for pathprof-cc --exclude-functions=@FILE (cyg, raii;\n"
 	"                 whole names, C and C++; with gcc, compiled out);\n"
@@ -81,8 +86,8 @@ static const char help_text[] =
 	"  -h, --help     show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 a profile without times or without the gate's\n"
-	"measured cost, a --binary that cannot be read or is not the profile's\n"
-	"program, a --previous LIST that cannot be read or is not a list of that\n"
+	"measured cost, a --binary that cannot be read or is neither the profile's\n"
+	"program nor a shared library, a --previous LIST that cannot be read or is not a list of that\n"
 	"--format, or a failed write; 2 bad command line.\n";
 
 /* A name as a glob that matches it alone (and, in a list, stays one entry). */
@@ -215,9 +220,9 @@ static int named_in(char *const *v, size_t n, const char *s)
  * others). A function the run never gated but whose hooks sit in a dropped
  * one (its calls there took another branch) goes into *extra: the next
  * build would gate it. How many went in all, or -1 after one line. */
-static long drop_inlined(const pp_profile_t *p, const char *path, const char *binary,
-			 const pp__fn_row_t *rows, size_t n, char *drop, double cost, double *dropped_cost,
-			 char ***extra, size_t *nextra)
+static long drop_inlined(const pp_profile_t *p, const char *path, const char *const *binaries,
+			 int nbinaries, const pp__fn_row_t *rows, size_t n, char *drop, double cost,
+			 double *dropped_cost, char ***extra, size_t *nextra)
 {
 	int plugin = !strcmp(p->frontend, "plugin");
 	if (strcmp(p->frontend, "cyg") && !plugin) {
@@ -225,10 +230,27 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *bi
 			  "gates are inlined with their functions", path, p->frontend);
 		return -1;
 	}
-	pp__inlined_t *v;
-	size_t nv;
-	if (pp__inlined_hooks(binary, p->build_id, plugin, &v, &nv) != 0)
-		return -1;
+	/* the pairs of every file given, the program's and its libraries' */
+	pp__inlined_t *v = NULL;
+	size_t nv = 0;
+	for (int b = 0; b < nbinaries; b++) {
+		pp__inlined_t *one, *all;
+		size_t none;
+		if (pp__inlined_hooks(binaries[b], p->build_id, plugin, &one, &none) != 0) {
+			pp__inlined_free(v, nv);
+			return -1;
+		}
+		if (!(all = realloc(v, (nv + none + 1) * sizeof *v))) {
+			pp__inlined_free(one, none);
+			pp__inlined_free(v, nv);
+			cli_error("select: out of memory");
+			return -1;
+		}
+		v = all;
+		memcpy(v + nv, one, none * sizeof *v);
+		nv += none;
+		free(one);
+	}
 	char **x = calloc(nv ? nv : 1, sizeof *x);
 	/* each pair's rows (n: not in the profile), found once, not at every
 	 * round of the loop below */
@@ -282,7 +304,10 @@ int cmd_select(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	double budget = 5;
-	const char *format = "names", *outpath = NULL, *binary = NULL, *prevpath = NULL;
+	const char *format = "names", *outpath = NULL, *prevpath = NULL;
+	/* --binary, once for the program and once for each of its libraries */
+	const char *binaries[SELECT_MAX_BINARIES];
+	int nbinaries = 0;
 	int c;
 	optind = 0;
 	opterr = 0;
@@ -303,7 +328,13 @@ int cmd_select(int argc, char **argv)
 			format = optarg;
 			break;
 		case 'o': outpath = optarg; break;
-		case 'x': binary = optarg; break;
+		case 'x':
+			if (nbinaries == SELECT_MAX_BINARIES) {
+				cli_error("select: --binary: at most %d files", SELECT_MAX_BINARIES);
+				return CLI_USAGE;
+			}
+			binaries[nbinaries++] = optarg;
+			break;
 		case 'p': prevpath = optarg; break;
 		case 'h': return cli_help(help_text);
 		default: return cli_bad_option("select", c, argv);
@@ -384,8 +415,8 @@ int cmd_select(int argc, char **argv)
 	long ninlined = 0;
 	char **extra = NULL;
 	size_t nextra = 0;
-	if (binary && (ninlined = drop_inlined(&p, path, binary, rows, n, drop, cost, &dropped_cost, &extra,
-					       &nextra)) < 0) {
+	if (nbinaries && (ninlined = drop_inlined(&p, path, binaries, nbinaries, rows, n, drop, cost,
+						   &dropped_cost, &extra, &nextra)) < 0) {
 		free(drop);
 		goto done;
 	}

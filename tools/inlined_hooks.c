@@ -12,7 +12,8 @@
  *
  * The profile cannot see this: it names the gates that ran, not where their
  * code sits. The machine code does. objdump, which perf annotate also
- * reads, disassembles the program; each call of the entry hook has its
+ * reads, disassembles the program (and each shared library given beside
+ * it); each call of the entry hook has its
  * first argument loaded a few instructions before, then moved into %rdi:
  * for cyg the gated function's address (`lea f(%rip),%reg`, or `mov
  * $addr,%reg` in code that is not position-independent), for the plugin
@@ -361,20 +362,51 @@ static int demangle_pairs(pp__inlined_t *v, size_t n)
 	return 0;
 }
 
+/* A little-endian field of n bytes (at most 8) at p. */
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* Is the ELF64 file fd, whose header is h (64 bytes), a shared library: a
+ * position-independent object (ET_DYN) that names no program interpreter
+ * (PT_INTERP), which a PIE executable does? */
+static int shared_library(int fd, const unsigned char *h)
+{
+	if (le(h + 16, 2) != 3)
+		return 0;
+	uint64_t off = le(h + 32, 8), size = le(h + 54, 2), count = le(h + 56, 2);
+	for (uint64_t i = 0; i < count && size >= 4; i++) {
+		unsigned char type[4];
+		if (pread(fd, type, 4, (off_t)(off + i * size)) != 4)
+			return 0;
+		if (le(type, 4) == 3)
+			return 0;
+	}
+	return 1;
+}
+
 int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__inlined_t **out,
 		      size_t *n)
 {
-	/* the ELF header's start: magic, class, data, and (offset 18) the
-	 * machine, 62 for x86-64, whose instructions the scan reads */
+	/* the ELF64 header: magic, class, data, (offset 16) the type, (18) the
+	 * machine, 62 for x86-64, whose instructions the scan reads, and
+	 * where the program headers are */
 	int fd = open(binary, O_RDONLY | O_CLOEXEC);
-	unsigned char h[20] = { 0 };
+	unsigned char h[64] = { 0 };
 	const char *bad = NULL;
+	int library = 0;
 	if (fd < 0)
 		bad = strerror(errno);
-	else if (read(fd, h, sizeof h) != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4))
+	else if (read(fd, h, 20) != 20 || memcmp(h, "\177ELF", 4))
 		bad = "not an ELF file";
 	else if (h[4] != 2 || h[5] != 1 || h[18] != 62 || h[19] != 0)
 		bad = "not an x86-64 program (the only code --binary reads)";
+	else
+		library = pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h && shared_library(fd, h);
 	if (fd >= 0)
 		close(fd);
 	if (bad) {
@@ -384,8 +416,11 @@ int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__
 	char id[128];
 	if (binary_build_id(binary, id, sizeof id) != 0)
 		return -1;
-	if (build_id && build_id[0] && strncmp(id, build_id, strlen(build_id))) {
-		cli_error("select: --binary: %s is not the profile's program (build id %s, the profile's %s)",
+	/* a library's build cannot be checked: the profile records the
+	 * program's build id alone */
+	if (build_id && build_id[0] && strncmp(id, build_id, strlen(build_id)) && !library) {
+		cli_error("select: --binary: %s is neither the profile's program (build id %s, the "
+			  "profile's %s) nor a shared library",
 			  binary, id[0] ? id : "none", build_id);
 		return -1;
 	}

@@ -17,11 +17,12 @@ typedef struct pp__inlined {
 	uint64_t hash;
 } pp__inlined_t;
 
-/* The (host, key) pairs of the executable `binary`, each once: the cyg
- * hooks', or the LLVM plugin's gates' when plugin is set. build_id, when
- * neither NULL nor "", must be the binary's (the profile's program). 0
- * with *out (free with pp__inlined_free) and *n; -1 after one line on
- * standard error. */
+/* The (host, key) pairs of `binary`, each once: the cyg hooks', or the
+ * LLVM plugin's gates' when plugin is set. build_id, when neither NULL nor
+ * "", must be the binary's (the profile's program) unless the binary is a
+ * shared library (one the program loads: the profile records no build id
+ * of its libraries). 0 with *out (free with pp__inlined_free) and *n; -1
+ * after one line on standard error. */
 int pp__inlined_hooks(const char *binary, const char *build_id, int plugin, pp__inlined_t **out,
 		      size_t *n);
 void pp__inlined_free(pp__inlined_t *v, size_t n);

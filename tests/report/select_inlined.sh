@@ -8,8 +8,10 @@
 # there. The same through the LLVM plugin when PLUGIN_CC is given (every
 # function gated, then rebuilt with the kept list: slow_path's gate stays in
 # host's code unless --binary takes it off the list). A binary that is not
-# the profile's program, not ELF, not x86-64, missing or stripped, and a
-# profile of another injector are refused in one line.
+# the profile's program nor a shared library, not ELF, not x86-64, missing
+# or stripped, and a profile of another injector are refused in one line.
+# A program whose code sits in a shared library: --binary takes the
+# library too.
 # usage: select_inlined.sh PATHPROF MKPROF WRAPPER SRCDIR WORKDIR [PLUGIN_CC]
 set -u
 pp=$1 mkprof=$2 wrapper=$3 src=$4 dir=$5 plugin_cc=${6:-}
@@ -40,6 +42,22 @@ case $(cat bin.err) in
 "pathprof: select: 1 of 3 functions cost more than 5% of the work they hold, and 2 more inlined into dropped ones, whose code holds their hooks; their gates took "*) ;;
 *) fail "--binary said '$(cat bin.err)'" ;;
 esac
+# the same code in a shared library (a libtool project's shape): the
+# program's code holds no inlined hooks, the library's does; --binary takes
+# both, the program's build id checked, the library's not (the profile
+# records none)
+"$wrapper" --via=cyg gcc -O2 -fPIC -shared -Dmain=inlined_main "$src/examples/inlined.c" -o libinl.so \
+	>build.log 2>&1 || fail "build libinl.so: $(cat build.log)"
+printf 'int inlined_main(void);\nint main(void) { return inlined_main(); }\n' >main.c
+"$wrapper" --via=cyg gcc -O2 main.c -L. -linl -Wl,-rpath,"$PWD" -o prog-lib >build.log 2>&1 ||
+	fail "build prog-lib: $(cat build.log)"
+PATHPROF_TIMING=on PATHPROF_OUT=lib.pathprof ./prog-lib >/dev/null || fail "run prog-lib"
+"$pp" select lib.pathprof --binary ./prog-lib >lib-prog.txt 2>lib-prog.err || fail "select --binary prog-lib: $(cat lib-prog.err)"
+[ "$(cat lib-prog.txt)" = host ] || fail "--binary of the program alone dropped '$(paste -sd, lib-prog.txt)', expected host"
+"$pp" select lib.pathprof --binary ./prog-lib --binary ./libinl.so >lib-both.txt 2>lib-both.err ||
+	fail "select --binary prog-lib --binary libinl.so: $(cat lib-both.err)"
+[ "$(sort lib-both.txt | paste -sd, -)" = host,never_run,slow_path ] ||
+	fail "--binary of the program and its library dropped '$(paste -sd, lib-both.txt)', expected host, slow_path and never_run"
 # gcc's lists, rebuilt: the hooks left in host's code
 "$pp" select prog.pathprof --format gcc >plain.gcc 2>/dev/null || fail "select --format gcc"
 "$pp" select prog.pathprof --binary ./prog --format gcc >bin.gcc 2>/dev/null || fail "select --binary --format gcc"
@@ -58,7 +76,7 @@ refused() { # WHY SELECT-ARGS...
 	[ ! -s out ] || fail "select $*: wrote a list"
 	[ "$(wc -l <err)" = 1 ] && grep -qF "$why" err || fail "select $*: said '$(cat err)', expected '$why'"
 }
-refused "select: --binary: ./prog-bin is not the profile's program (build id " prog.pathprof --binary ./prog-bin
+refused "select: --binary: ./prog-bin is neither the profile's program (build id " prog.pathprof --binary ./prog-bin
 refused "select: --binary: $src/examples/inlined.c: not an ELF file" prog.pathprof --binary "$src/examples/inlined.c"
 refused "select: --binary: ./missing: No such file or directory" prog.pathprof --binary ./missing
 # an aarch64 ELF header (machine 183)
