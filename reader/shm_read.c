@@ -573,6 +573,7 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 	st->exited = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_EXITED;
 	st->alive = !st->exited && pp__shm_writer_alive(h->pid, h->start_boot_ns);
 	st->crash_signal = __atomic_load_n(&h->crash_signal, __ATOMIC_ACQUIRE);
+	st->namer = __atomic_load_n(&h->namer_tid, __ATOMIC_ACQUIRE) != 0;
 	st->update_ns = __atomic_load_n(&h->update_ns, __ATOMIC_ACQUIRE);
 	st->exit_ns = __atomic_load_n(&h->exit_ns, __ATOMIC_RELAXED);
 	memcpy(st->program, h->program, sizeof st->program);
@@ -587,9 +588,13 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 	raw.pid = h->pid;
 	raw.start_ns = h->start_ns;
 	/* A dead writer's run ended after its last naming pass (every 50 ms)
-	 * and before now, possibly long before: the pass is the bound kept. */
+	 * and before now, possibly long before: the pass is the bound kept.
+	 * A writer that never had a naming thread (one thread, PATHPROF_NAMER
+	 * auto) left no such mark: its run is bounded by now, which no time
+	 * it recorded can exceed. */
 	raw.end_ns = st->exit_ns ? st->exit_ns : st->taken_ns;
-	if (!st->exit_ns && !st->alive && st->update_ns >= raw.start_ns && st->update_ns < raw.end_ns)
+	if (!st->exit_ns && !st->alive && st->namer && st->update_ns >= raw.start_ns &&
+	    st->update_ns < raw.end_ns)
 		raw.end_ns = st->update_ns;
 	raw.ticks_per_ns = isfinite(h->ticks_per_ns) && h->ticks_per_ns > 0 ? h->ticks_per_ns : 0;
 	raw.timing = h->timing <= 2 ? h->timing : 0;

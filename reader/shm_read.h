@@ -32,6 +32,8 @@ typedef struct pp__shm_stats {
 	int alive;               /* the writer process still exists */
 	int exited;              /* it exited normally (segment kept) */
 	uint32_t crash_signal;   /* it met a fatal signal (it may still be writing its profile) */
+	int namer;               /* its naming thread has run (PATHPROF_NAMER=auto starts
+				  * none while the program runs one thread) */
 	uint64_t generation;
 	uint64_t threads_live;   /* slabs owned by a running thread */
 	uint64_t unnamed_records; /* counts of paths whose names are not yet published */

@@ -259,7 +259,7 @@ void pp__report_text_header(FILE *out, const pp_profile_t *p)
 	if (p->end_ns > p->start_ns)
 		fprintf(out, "  run        %llu ns (wall%s)\n",
 			(unsigned long long)(p->end_ns - p->start_ns),
-			p->recovered ? ", to its last naming pass; they ran every 50 ms" : "");
+			p->recovered ? ", to its last naming pass, every 50 ms; with none, to the recovery" : "");
 	if (p->nnodes) {
 		uint64_t g = pp__profile_gated_ticks(p);
 		fprintf(out, "  gated time %.0f %s (self times summed over nodes and threads)\n",

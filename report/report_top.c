@@ -138,13 +138,14 @@ static void render_json(FILE *f, const pp__top_view_t *v, const frame_path_t *fp
 	pp__report_json_str(f, c->frontend);
 	fprintf(f, ",\"ticks_per_ns\":%.6f,\"events\":%llu,\"records\":%llu,\"events_per_s\":%.3f,"
 		   "\"records_per_s\":%.3f,\"drops_table\":%llu,\"drops_depth\":%llu,"
-		   "\"unmatched\":%llu,\"unnamed_records\":%llu,\"threads\":%llu,\"threads_live\":%llu,"
-		   "\"npaths\":%u,\"sort\":\"%s\",\"gate_cost\":",
+		   "\"unmatched\":%llu,\"unnamed_records\":%llu,\"naming_thread\":%s,\"threads\":%llu,"
+		   "\"threads_live\":%llu,\"npaths\":%u,\"sort\":\"%s\",\"gate_cost\":",
 		c->ticks_per_ns, (unsigned long long)c->events, (unsigned long long)c->records,
 		rate(de, s), rate(dr, s), (unsigned long long)c->drops_table,
 		(unsigned long long)c->drops_depth, (unsigned long long)c->unmatched,
-		(unsigned long long)v->st.unnamed_records, (unsigned long long)c->threads,
-		(unsigned long long)v->st.threads_live, c->npaths, sort_names[v->sort]);
+		(unsigned long long)v->st.unnamed_records, v->st.namer ? "true" : "false",
+		(unsigned long long)c->threads, (unsigned long long)v->st.threads_live, c->npaths,
+		sort_names[v->sort]);
 	if (c->gate_in > 0 || c->gate_out > 0)
 		fprintf(f, "{\"inside_ns\":%.3f,\"outside_ns\":%.3f,\"compensated\":%s}",
 			pp__ticks_ns(c, c->gate_in), pp__ticks_ns(c, c->gate_out),
@@ -224,6 +225,10 @@ static void render_text(FILE *f, const pp__top_view_t *v, const frame_path_t *fp
 		c->npaths);
 	fprintf(f, "sort: %s  top %u%s\n", sort_names[v->sort], v->top,
 		v->top ? "" : " (all)");
+	if (v->st.alive && !v->st.exited && !v->st.namer && v->st.unnamed_records)
+		fputs("names: at the program's exit; it runs one thread, and pathprof starts none "
+		      "in it (PATHPROF_NAMER=on names while it runs, at a cost: docs/guides/live.md)\n",
+		      f);
 	gate_cost_line(f, c);
 	fputc('\n', f);
 	fprintf(f, "%12s %14s %12s %6s  %s\n", "rate/s", "count", "change", "time%", "path");

@@ -57,7 +57,13 @@ int pp_trace_open(const char *path)
 int pp_shm_export(const char *name, unsigned flags)
 {
 	pp__init();
-	return pp__shm_export(name, (flags & PP_SHM_KEEP) != 0);
+	/* a live view asked for in the code: its names while it runs, as
+	 * PATHPROF_NAMER=on (docs/guides/live.md, "Names") */
+	pp__config.namer_on = 1;
+	int rc = pp__shm_export(name, (flags & PP_SHM_KEEP) != 0);
+	if (rc == 0)
+		pp__shm_namer_now();
+	return rc;
 }
 
 /* The calling thread's gate follows the new selection at once. */

@@ -134,13 +134,17 @@ static void *trampoline(void *p)
 	return fn(arg);
 }
 
+__thread int pp__own_thread_starting;
+
 int pp__own_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg)
 {
 	struct start s = { name, fn, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 	sigset_t every, old;
 	sigfillset(&every);
 	pthread_sigmask(SIG_SETMASK, &every, &old);
+	pp__own_thread_starting = 1;
 	int rc = pthread_create(tid, NULL, trampoline, &s);
+	pp__own_thread_starting = 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc == 0) {
 		pthread_mutex_lock(&s.lock);

@@ -17,6 +17,12 @@
  * or the error pthread_create gave. */
 int pp__own_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *), void *arg);
 
+/* Set while pp__own_thread_start creates its thread: the pthread_create
+ * the runtime interposes (host/threads.c) then starts no naming thread
+ * (the gate-cost measure at exit is such a thread; the tickers start
+ * the namer themselves). */
+extern __thread int pp__own_thread_starting;
+
 /* Such a thread has a descriptor table of its own (own_thread.c), so its
  * descriptor 2 is not the program's. -2 on any other thread (write to
  * stderr as usual); else a descriptor of the program's standard error now,

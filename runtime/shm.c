@@ -4,6 +4,7 @@
  * thread names new keys every NAMER_MS into the segment itself; a reader in
  * another process (or after this one died) needs nothing but the segment. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,6 +19,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h> /* glibc 2.32 */
+#define PP_HAVE_SINGLE_THREADED 1
+#endif
+#endif
 
 #include "map.h"
 #include "own_thread.h"
@@ -84,6 +91,16 @@ static char *nbump, *nend;     /* current chunk of name records */
 static char object_name[300];  /* "" when not exporting */
 static int keep_at_exit;
 static int namer_running, exit_hooked, finished;
+/* PATHPROF_NAMER=auto in a program with one thread: no naming thread yet
+ * (pp__shm_namer_now starts it). A thread of ours would end glibc's
+ * single-threaded ways for the rest of the run: from the first
+ * pthread_create on, every stdio call takes its stream's lock and malloc
+ * its arena's (Debian 12, glibc 2.36: putc 2.2 -> 14.9 ns, a malloc and
+ * free 8.1 -> 13.5 ns), and the profile would show that as the program's
+ * own time, where no compensation can take it out: expat's xmlwf spent
+ * half its run in putc under pathprof against a tenth without it
+ * (bench/README.md). */
+static int namer_deferred;
 static int stopping; /* the exit asks the namer for its last pass */
 
 int pp__shm_name_ok(const char *s)
@@ -101,8 +118,28 @@ int pp__shm_name_ok(const char *s)
  * recover` (docs/guides/crash.md). Empty or "off" exports nothing. */
 #define DEFAULT_SEGMENT "pathprof.%p"
 
+/* A sanitizer's runtime intercepts pthread_create and calls the runtime's
+ * (host/threads.c) as its real one: a naming thread started from there
+ * would be created inside its interceptor, where TSan ignores thread
+ * creation (the thread would run unknown to it). Under one, the naming
+ * thread starts with the segment, as PATHPROF_NAMER=on. */
+static int sanitized(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	return 1;
+#else
+	return dlsym(RTLD_DEFAULT, "__tsan_init") || dlsym(RTLD_DEFAULT, "__asan_init") ||
+	       dlsym(RTLD_DEFAULT, "__msan_init") || dlsym(RTLD_DEFAULT, "__hwasan_init");
+#endif
+}
+
 void pp__shm_env_load(void)
 {
+	/* a process given a service name is one of a fleet, which `pathprof
+	 * serve` reads live (docs/guides/fleet.md): its names while it runs */
+	const char *svc = getenv("PATHPROF_SERVICE");
+	if (sanitized() || (svc && *svc))
+		pp__config.namer_on = 1;
 	const char *s = getenv("PATHPROF_SHM");
 	pp__config.shm_default = !s;
 	if (!s)
@@ -115,6 +152,13 @@ void pp__shm_env_load(void)
 		else
 			pp__warn("PATHPROF_SHM=%s: expected a name of 1-200 bytes without '/'; "
 				 "the live view is off", s);
+	}
+	s = getenv("PATHPROF_NAMER");
+	if (s && *s) {
+		if (!strcmp(s, "on") || !strcmp(s, "auto"))
+			pp__config.namer_on |= s[0] == 'o';
+		else
+			pp__warn("PATHPROF_NAMER=%s: expected auto or on; using auto", s);
 	}
 	s = getenv("PATHPROF_SHM_KEEP");
 	if (s && *s) {
@@ -374,6 +418,7 @@ void pp__shm_after_fork(void)
 {
 	pthread_mutex_init(&namer_lock, NULL);
 	nudge = 0;
+	namer_deferred = 0; /* the child's own export decides again */
 	/* The parent's key set may be mid-update: abandon it rather than trust
 	 * it, but keep it reachable (a leak checker must not report it). */
 	abandoned_named = named;
@@ -536,6 +581,26 @@ void pp__shm_gate_cost(double in, double out)
 }
 
 
+/* Does the process run one thread (glibc's own flag, which it clears at
+ * the first pthread_create)? Where it cannot be known, no. */
+static int single_threaded(void)
+{
+#ifdef PP_HAVE_SINGLE_THREADED
+	return __libc_single_threaded;
+#else
+	return 0;
+#endif
+}
+
+/* The naming thread, joinable: the exit handler stops and joins it. */
+static void namer_start(void)
+{
+	if (pp__own_thread_start(&namer_tid, "namer", namer_main, NULL) == 0)
+		namer_running = 1;
+	else
+		pp__warn("%s: cannot start the naming thread; names appear at exit only", object_name);
+}
+
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 {
 	h->version = PP__SHM_VERSION;
@@ -580,11 +645,20 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	}
 	pthread_once(&namer_atfork_once, namer_atfork);
 	if (!namer_running) {
-		/* Joinable: the exit handler stops and joins it. */
-		if (pp__own_thread_start(&namer_tid, "namer", namer_main, NULL) == 0)
-			namer_running = 1;
+		if (pp__config.namer_on || !single_threaded())
+			namer_start();
 		else
-			pp__warn("%s: cannot start the naming thread; names appear at exit only",
-				 object);
+			__atomic_store_n(&namer_deferred, 1, __ATOMIC_RELEASE);
 	}
+}
+
+void pp__shm_namer_now(void)
+{
+	if (!__atomic_exchange_n(&namer_deferred, 0, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_lock(&namer_lock);
+	int go = !stopping && !finished && object_name[0] && !namer_running;
+	pthread_mutex_unlock(&namer_lock);
+	if (go)
+		namer_start();
 }

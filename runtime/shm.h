@@ -75,6 +75,13 @@ int pp__shm_make_room(const char *object, const char *why_it_matters);
  * namer thread and the at-exit removal. keep: leave the object at exit. */
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep);
 
+/* A naming thread deferred while the program ran alone (PATHPROF_NAMER=
+ * auto) starts now: the process is about to have one more thread anyway
+ * (pthread_create, the program's or the runtime's own: host/threads.c,
+ * ticker.c), or the program asked for a live view (pp_shm_export). Not
+ * from a signal handler. */
+void pp__shm_namer_now(void);
+
 /* Forget the parent's segment in a forked child (its namer does not exist
  * there and its state may be half-updated). */
 void pp__shm_after_fork(void);

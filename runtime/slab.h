@@ -97,6 +97,7 @@ typedef struct pp__config {
 	char shm[256];    /* PATHPROF_SHM: export the arena under this name ("" = no) */
 	int shm_keep;     /* PATHPROF_SHM_KEEP: leave the segment at exit */
 	int shm_default;  /* shm is the default name (PATHPROF_SHM unset) */
+	int namer_on;     /* PATHPROF_NAMER=on: the naming thread from the start */
 } pp__config_t;
 
 extern pp__config_t pp__config;

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "own_thread.h"
+#include "shm.h"
 #include "runtime.h"
 #include "ticker.h"
 
@@ -69,6 +70,7 @@ static int spawn(pp__ticker_t *k)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&k->cond, &ca);
 	pthread_condattr_destroy(&ca);
+	pp__shm_namer_now(); /* the process has more than one thread from here */
 	if (pp__own_thread_start(&k->tid, k->name, ticker_main, k) != 0) {
 		pp__warn("%s", k->what);
 		return -1;

@@ -19,7 +19,8 @@ PP_EXTERN_C_BEGIN
  * in place. A forked child
  * exports its own profile under "name.<pid>" (or its own %p expansion).
  * Call it early, before other threads run gates: counts that other threads
- * add while the data moves into the segment may be lost. Returns 0, or -1
+ * add while the data moves into the segment may be lost. The naming thread
+ * then runs from the start, as with PATHPROF_NAMER=on. Returns 0, or -1
  * with one line on stderr (bad name, already exported, a live process owns
  * the name, no shared memory). */
 PP_EXPORT int pp_shm_export(const char *name, unsigned flags) PP_NOINSTR;

@@ -1,0 +1,62 @@
+#!/bin/sh
+# PATHPROF_NAMER (docs/guides/live.md, "Names"): under auto, the default, a
+# program that runs one thread gets no thread of pathprof's beside it, so
+# glibc keeps its single-threaded ways (tests/live/namer_probe.c prints
+# glibc's flag and its thread count); its profile still names every key at
+# exit, and `pathprof top` says why its live names wait (text and JSON). Its
+# first pthread_create starts the naming thread (interposed), as does
+# PATHPROF_NAMER=on from the start; a bad value is said in one line and
+# taken as auto.
+# usage: namer.sh PATHPROF PROBE
+set -u
+pp=$1 probe=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/pp-namer.XXXXXX")
+pid=
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# run NAMER MODE WANT: the probe's last line, and its profile's paths
+run() {
+	out=$(env ${1:+PATHPROF_NAMER=$1} PATHPROF_SHM="pp-namer-run.$$" PATHPROF_OUT="$work/p.pathprof" "$probe" "$2" 2>"$work/err")
+	[ "$out" = "$3" ] || fail "PATHPROF_NAMER=${1:-unset} $2: '$out', expected '$3' ($(cat "$work/err"))"
+	paths=$("$pp" report --format paths "$work/p.pathprof" | sort | paste -sd' ' -)
+	want="1000|work>leaf"
+	[ "$2" = thread ] && want="2000|work>leaf"
+	[ "$paths" = "$want" ] || fail "PATHPROF_NAMER=${1:-unset} $2: paths '$paths', expected '$want'"
+}
+run "" one "single 1 tasks 1"
+run auto one "single 1 tasks 1"
+run on one "single 0 tasks 2"
+run "" thread "single 0 tasks 2"
+run on thread "single 0 tasks 2"
+# a bad value: one line, then auto
+env PATHPROF_NAMER=yes PATHPROF_SHM="pp-namer-run.$$" PATHPROF_OUT=/dev/null "$probe" one >"$work/out" 2>"$work/err"
+[ "$(cat "$work/out")" = "single 1 tasks 1" ] || fail "PATHPROF_NAMER=yes: $(cat "$work/out")"
+grep -qx "pathprof: PATHPROF_NAMER=yes: expected auto or on; using auto" "$work/err" ||
+	fail "PATHPROF_NAMER=yes said: $(cat "$work/err")"
+# the live view of a waiting single-threaded probe, then of one with PATHPROF_NAMER=on
+for namer in auto on; do
+	rm -f "$work/ready" "$work/go"
+	PATHPROF_NAMER=$namer PATHPROF_OUT=/dev/null PATHPROF_SHM="pp-namer-test.$$" "$probe" one "$work/ready" "$work/go" \
+		>/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -e "$work/ready" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+	sleep 0.2 # the naming thread's first pass, where there is one
+	"$pp" top --once "pp-namer-test.$$" >"$work/top.txt" 2>&1 || fail "$namer: top: $(cat "$work/top.txt")"
+	"$pp" top --once --format json "pp-namer-test.$$" >"$work/top.json" 2>&1 || fail "$namer: top json"
+	touch "$work/go"
+	wait "$pid"
+	pid=
+	note="names: at the program's exit; it runs one thread, and pathprof starts none in it (PATHPROF_NAMER=on names while it runs, at a cost: docs/guides/live.md)"
+	if [ $namer = auto ]; then
+		grep -qxF "$note" "$work/top.txt" || fail "auto: top says: $(cat "$work/top.txt")"
+		grep -q '"naming_thread":false' "$work/top.json" || fail "auto: top json: $(cat "$work/top.json")"
+	else
+		! grep -qF "names: at the program's exit" "$work/top.txt" || fail "on: top says: $(cat "$work/top.txt")"
+		grep -q "work>leaf" "$work/top.txt" || fail "on: top shows no named path: $(cat "$work/top.txt")"
+		grep -q '"naming_thread":true' "$work/top.json" || fail "on: top json: $(cat "$work/top.json")"
+	fi
+done
+[ "$fails" -eq 0 ] || { echo "namer.sh: $fails check(s) failed"; exit 1; }
+echo "namer.sh: ok"

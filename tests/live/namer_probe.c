@@ -1,0 +1,67 @@
+/* namer_probe: whether pathprof runs a thread beside a program
+ * (PATHPROF_NAMER, runtime/shm.c, runtime/host/threads.c; tests/live/
+ * namer.sh). main gates 1000 calls; with "thread" a thread of the
+ * program's gates 1000 more and is joined. With READY and GO (files), it
+ * then creates READY and waits until GO exists, for a reader to look at
+ * its segment. It prints glibc's single-threaded flag and the process's
+ * thread count at the end of main: with one thread of its own and no
+ * thread of pathprof's, "single 1 tasks 1".
+ * usage: namer_probe one|thread [READY GO] */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/single_threaded.h>
+#include <unistd.h>
+
+#include <pathprof/raii.h>
+
+static void leaf(void)
+{
+	PP_GATE("leaf");
+}
+
+static void work(int n)
+{
+	PP_GATE("work");
+	for (int i = 0; i < n; i++)
+		leaf();
+}
+
+static void *other(void *arg)
+{
+	work(1000);
+	return arg;
+}
+
+static int tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	work(1000);
+	if (argc > 1 && !strcmp(argv[1], "thread")) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, other, NULL) != 0 || pthread_join(t, NULL) != 0)
+			return 1;
+	}
+	if (argc > 3) {
+		FILE *f = fopen(argv[2], "w");
+		if (!f)
+			return 1;
+		fclose(f);
+		for (int i = 0; i < 3000 && access(argv[3], F_OK) != 0; i++)
+			usleep(10000);
+	}
+	printf("single %d tasks %d\n", (int)__libc_single_threaded, tasks());
+	return 0;
+}
