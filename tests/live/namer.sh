@@ -65,5 +65,44 @@ for namer in auto on; do
 		grep -q '"naming_thread":true' "$work/top.json" || fail "on: top json: $(cat "$work/top.json")"
 	fi
 done
+# killed: a single-threaded probe's recovered profile keeps every count,
+# its keys raw and its times in ticks (no naming pass ran, which publishes
+# names and the tick rate), and a run that lasts to the recovery (no pass
+# bounded it earlier)
+rm -f "$work/ready" "$work/go"
+PATHPROF_TIMING=on PATHPROF_OUT=/dev/null PATHPROF_SHM="pp-namer-kill.$$" "$probe" one "$work/ready" "$work/go" \
+	>/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -e "$work/ready" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+sleep 0.1
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+pid=
+"$pp" recover -o "$work/rec.pathprof" "pp-namer-kill.$$" >"$work/rec.out" 2>&1 || fail "recover: $(cat "$work/rec.out")"
+"$pp" report --format json "$work/rec.pathprof" | python3 -c '
+import json, sys
+d, san = json.load(sys.stdin), sys.argv[1] != "none"
+counts = sorted(p["count"] for p in d["paths"])
+run = d["end_ns"] - d["start_ns"]
+raw = d.get("recovered_raw_keys", 0)
+bad = []
+if counts != [1000]:
+    bad.append("counts %r, expected [1000]" % counts)
+# the probe lived 100 ms after its work: a run cut at its start (no naming
+# pass to bound it) would be shorter
+if run < 100e6:
+    bad.append("run %d ns, less than the 100 ms the probe waited" % run)
+if d["ticks_per_ns"]:
+    longest = max(n["incl"]["sum_ticks"] for n in d["nodes"]) / d["ticks_per_ns"]
+    if run < longest:
+        bad.append("run %d ns, shorter than a node time of %d ns" % (run, longest))
+elif san:
+    bad.append("no tick rate, where the naming thread ran")
+if not san and (raw != 2 or d["ticks_per_ns"] is not None):
+    bad.append("%d raw keys and tick rate %r, expected 2 and none (no naming thread ran)" % (raw, d["ticks_per_ns"]))
+if bad:
+    print("; ".join(bad))' "$san" >"$work/rec.check" || fail "recovered: report json"
+[ ! -s "$work/rec.check" ] || fail "recovered: $(cat "$work/rec.check")"
 [ "$fails" -eq 0 ] || { echo "namer.sh: $fails check(s) failed"; exit 1; }
 echo "namer.sh: ok"
