@@ -247,7 +247,8 @@ static long drop_inlined(const pp_profile_t *p, const char *path, const char *co
 			return -1;
 		}
 		v = all;
-		memcpy(v + nv, one, none * sizeof *v);
+		if (none) /* one may be NULL then */
+			memcpy(v + nv, one, none * sizeof *v);
 		nv += none;
 		free(one);
 	}
