@@ -10,9 +10,10 @@
 #define PP__SHM_MAGIC "PPLIVE\r\n"
 /* Bumped whenever the header or any structure a reader walks (slab, path,
  * segment timing, name record) changes shape. */
-#define PP__SHM_VERSION 5u /* 2: one timing record per node (self time); 3: histogram cells
+#define PP__SHM_VERSION 6u /* 2: one timing record per node (self time); 3: histogram cells
 			    * (hist.h); 4: service, host, build id; 5: cut calls' time
-			    * (burst timing) */
+			    * (burst timing); 6: the clock's origin and the boot, a tick rate
+			    * without a naming pass */
 
 /* DETACHED: /dev/shm could not back the writer's memory; it goes on in
  * private memory and the segment no longer follows it. */
@@ -73,6 +74,14 @@ typedef struct pp__shm_hdr {
 	 * the off-CPU recorder counts a block then outside any gate. 0 from a
 	 * runtime that has no such word. */
 	uint32_t own_work_at;
+	/* The runtime's first reading of the clock (CLOCK_MONOTONIC_RAW) and
+	 * the tick counter at one instant, and the boot they belong to
+	 * (/proc/sys/kernel/random/boot_id): where no naming pass published
+	 * ticks_per_ns (a program of one thread, PATHPROF_NAMER=auto), a
+	 * reader of the same boot measures the rate from here to its own
+	 * reading (format/tick_clock.h). */
+	uint64_t clock0_ns, tick0;
+	char boot_id[40];
 } pp__shm_hdr_t;
 
 /* gate_cost's packing: 0 for a figure that does not fit (or none). */

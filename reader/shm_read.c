@@ -26,6 +26,7 @@
 #include "runtime.h"
 #include "shm.h"
 #include "shm_read.h"
+#include "tick_clock.h"
 #include "slab.h"
 
 #define SHM_MAX_DEPTH 65536u
@@ -534,6 +535,30 @@ int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_ke
 	return load_names(&w, names, by_key);
 }
 
+/* A writer that never ran a naming pass (one thread, PATHPROF_NAMER=auto)
+ * published no tick rate, but its first reading of the clock and the
+ * counter: on the same boot the counter is the one this process reads, so
+ * the rate from that reading to now is the writer's (format/tick_clock.h).
+ * 0 (times stay in ticks) for another boot's segment or a writer without
+ * the reading. */
+static double rate_from_origin(const pp__shm_hdr_t *h)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	char boot[sizeof h->boot_id];
+	if (!h->tick0 || !h->clock0_ns || !h->boot_id[0] ||
+	    memchr(h->boot_id, '\0', sizeof h->boot_id) == NULL)
+		return 0;
+	pp__boot_id(boot, sizeof boot);
+	if (strcmp(boot, h->boot_id) != 0)
+		return 0;
+	double r = pp__tick_rate_since(h->clock0_ns, h->tick0);
+	return isfinite(r) && r > 0 ? r : 0;
+#else
+	(void)h;
+	return 0;
+#endif
+}
+
 int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, char *err,
 		     size_t errlen)
 {
@@ -597,6 +622,8 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 	    st->update_ns < raw.end_ns)
 		raw.end_ns = st->update_ns;
 	raw.ticks_per_ns = isfinite(h->ticks_per_ns) && h->ticks_per_ns > 0 ? h->ticks_per_ns : 0;
+	if (raw.ticks_per_ns == 0)
+		raw.ticks_per_ns = rate_from_origin(h);
 	raw.timing = h->timing <= 2 ? h->timing : 0;
 	raw.sample_n = h->sample_n;
 	/* the gate's cost, measured while the writer ran (0: not yet) */

@@ -150,7 +150,8 @@ static void recovered_line(FILE *out, const pp_profile_t *p)
 	}
 	fputs("; events in flight not counted\n", out);
 	if (p->recovered_raw_keys)
-		fprintf(out, "             %u keys named after the last naming pass show as FRONTEND:0xKEY\n",
+		fprintf(out, "             %u keys the process had not named show as FRONTEND:0xKEY (new since\n"
+			     "             its last naming pass; a program of one thread names at exit)\n",
 			p->recovered_raw_keys);
 }
 

@@ -108,6 +108,10 @@ PP_EXPORT void pp__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* Clock: remember the start point, and measure ticks per ns at dump time. */
 void pp__clock_start(void);
 double pp__clock_ticks_per_ns(void);
+/* The first reading of the clock and the counter (pp__clock_start), which
+ * the live segment publishes: a tool measures the rate from it when no
+ * naming pass published one (format/tick_clock.h). */
+void pp__clock_origin(uint64_t *ns, uint64_t *ticks);
 uint64_t pp__realtime_ns(void);
 
 /* Names of front-ends as written into profiles. */

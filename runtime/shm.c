@@ -31,6 +31,7 @@
 #include "runtime.h"
 #include "shm.h"
 #include "slab.h"
+#include "tick_clock.h"
 
 #define NAMER_MS 50
 #define NAME_CHUNK (64u * 1024u)
@@ -628,6 +629,8 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	memcpy(h->build_id, pp__g.build_id, sizeof h->build_id);
 	h->tls_offset = tls_offset();
 	h->own_work_at = (uint32_t)offsetof(pp__tls_t, own_work);
+	pp__clock_origin(&h->clock0_ns, &h->tick0);
+	pp__boot_id(h->boot_id, sizeof h->boot_id);
 	/* The magic goes last: a reader that sees it sees a whole header. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, PP__SHM_MAGIC, 8);

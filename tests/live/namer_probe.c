@@ -1,6 +1,7 @@
 /* namer_probe: whether pathprof runs a thread beside a program
  * (PATHPROF_NAMER, runtime/shm.c, runtime/host/threads.c; tests/live/
- * namer.sh). main gates 1000 calls; with "thread" a thread of the
+ * namer.sh). main gates 1000 calls under a 20 ms spin (a known time for
+ * a recovered profile's tick rate); with "thread" a thread of the
  * program's gates 1000 more and is joined. With READY and GO (files), it
  * then creates READY and waits until GO exists, for a reader to look at
  * its segment. It prints glibc's single-threaded flag and the process's
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/single_threaded.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pathprof/raii.h>
@@ -21,9 +23,19 @@ static void leaf(void)
 	PP_GATE("leaf");
 }
 
+static long long now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ll + t.tv_nsec;
+}
+
 static void work(int n)
 {
 	PP_GATE("work");
+	long long end = now_ns() + 20000000;
+	while (now_ns() < end)
+		;
 	for (int i = 0; i < n; i++)
 		leaf();
 }
