@@ -13,7 +13,7 @@
 #define PP__SHM_VERSION 6u /* 2: one timing record per node (self time); 3: histogram cells
 			    * (hist.h); 4: service, host, build id; 5: cut calls' time
 			    * (burst timing); 6: the clock's origin and the boot, a tick rate
-			    * without a naming pass */
+			    * without a naming pass; the modules */
 
 /* DETACHED: /dev/shm could not back the writer's memory; it goes on in
  * private memory and the segment no longer follows it. */
@@ -82,6 +82,10 @@ typedef struct pp__shm_hdr {
 	 * reading (format/tick_clock.h). */
 	uint64_t clock0_ns, tick0;
 	char boot_id[40];
+	/* Arena offset of the newest module record (pp__shm_module_t), 0 =
+	 * none: the files loaded when exporting began, where a reader names
+	 * the keys the process never did (reader/shm_offline.c). */
+	uint64_t modules;
 } pp__shm_hdr_t;
 
 /* gate_cost's packing: 0 for a figure that does not fit (or none). */
@@ -106,6 +110,19 @@ typedef struct pp__shm_name {
 	uint32_t line, name_len, file_len, pad;
 	char text[]; /* name, NUL, file, NUL */
 } pp__shm_name_t;
+
+/* One file mapped in the writer when it began exporting, appended once
+ * and never changed: a cyg key (a code address) or a raii key (a site's
+ * address) inside [lo, hi) lies in this file at key - bias, where the
+ * file's own build id must still be build_id for a reader to trust it. */
+typedef struct pp__shm_module {
+	uint64_t next; /* arena offset of the previous record, 0 at the end */
+	uint64_t bias; /* where the file's address 0 lies (dl_phdr_info's dlpi_addr) */
+	uint64_t lo, hi; /* the span of its loaded segments */
+	char build_id[48]; /* hex, "" if none */
+	uint32_t path_len, pad;
+	char path[]; /* absolute, NUL-terminated */
+} pp__shm_module_t;
 
 /* Raise h->used to at least end (arena allocations call it before handing
  * memory out, so a reader never rejects a published reference). */

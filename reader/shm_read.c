@@ -26,6 +26,7 @@
 #include "runtime.h"
 #include "shm.h"
 #include "shm_read.h"
+#include "shm_offline.h"
 #include "tick_clock.h"
 #include "slab.h"
 
@@ -234,6 +235,7 @@ typedef struct walk {
 	 * writer's reach), so no segment merged from several slabs overflows. */
 	uint64_t timed;
 	uint32_t names_cap;
+	pp__offline_t *offline; /* the writer's files, once a key needs them */
 } walk_t;
 
 /* Re-read used. The header was checked once, but a hostile writer can
@@ -347,11 +349,49 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 	return 0;
 }
 
-/* A key the writer never named (it died before its namer's next pass):
- * "FRONTEND:0xKEY", as a trace whose name records were lost replays. */
-static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
-			uint32_t *idx)
+/* The writer's module list, for naming what it did not (shm_offline.h).
+ * A damaged list names nothing more: the keys stay raw. */
+static pp__offline_t *load_modules(walk_t *w)
 {
+	pp__offline_t *o = pp__offline_new();
+	uint64_t off = __atomic_load_n(&w->v->h->modules, __ATOMIC_ACQUIRE);
+	uint64_t seen = 0;
+	while (o && off && !too_many(w, ++seen, sizeof(pp__shm_module_t))) {
+		const pp__shm_module_t *m = at_off(w, off, sizeof *m, 8);
+		uint32_t pl = m ? __atomic_load_n(&m->path_len, __ATOMIC_RELAXED) : 0;
+		const char *path = m ? at_off(w, off + sizeof *m, (uint64_t)pl + 1, 1) : NULL;
+		char id[sizeof m->build_id];
+		if (!path || path[pl])
+			break;
+		memcpy(id, m->build_id, sizeof id);
+		id[sizeof id - 1] = '\0';
+		if (pp__offline_add(o, path, m->bias, m->lo, m->hi, id) != 0)
+			break;
+		off = m->next;
+	}
+	return o;
+}
+
+/* A key the writer never named (it ran one thread, or died before its
+ * namer's next pass): named from its files where they can (cyg, raii),
+ * else "FRONTEND:0xKEY", as a trace whose name records were lost
+ * replays. */
+static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
+			uint32_t *idx, pp__shm_stats_t *st)
+{
+	const char *file;
+	uint32_t line;
+	if (!w->offline)
+		w->offline = load_modules(w);
+	const char *name = w->offline ? pp__offline_name(w->offline, (int)w->v->h->frontend, key, &file, &line)
+				      : NULL;
+	*idx = raw->nnames;
+	if (name) {
+		st->file_named++;
+		return add_name(w, raw, by_key, key, name, (uint32_t)strlen(name), file,
+				(uint32_t)strlen(file), line);
+	}
+	st->raw_keys++;
 	char text[64];
 	int n = snprintf(text, sizeof text, "%s:%#llx", frontend_name(w->v->h->frontend),
 			 (unsigned long long)key);
@@ -502,8 +542,7 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 			/* Raw keys wanted: every key gets a name, published or not. */
 			for (uint32_t i = known; i < depth && w->v->raw_keys && rc == 0; i++)
 				if (!pp__map_get(by_key, p->keys[i], &names[i])) {
-					rc = name_raw_key(w, raw, by_key, p->keys[i], &names[i]);
-					st->raw_keys++;
+					rc = name_raw_key(w, raw, by_key, p->keys[i], &names[i], st);
 				}
 			if (rc != 0)
 				break;
@@ -531,7 +570,7 @@ int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_ke
 	memset(names, 0, sizeof *names);
 	if (pp__shm_check(v, err, errlen) != 0)
 		return -1;
-	walk_t w = {v, v->h->base, 0, err, errlen, 0, 0};
+	walk_t w = {v, v->h->base, 0, err, errlen, 0, 0, NULL};
 	return load_names(&w, names, by_key);
 }
 
@@ -571,7 +610,7 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 	    map_used(v, err, errlen) != 0)
 		return -1;
 	const pp__shm_hdr_t *h = v->h;
-	walk_t w = {v, h->base, 0, err, errlen, 0, 0};
+	walk_t w = {v, h->base, 0, err, errlen, 0, 0, NULL};
 	pp_profile_t raw = {0};
 	pp__map_t by_key = {0};
 	int rc = -1;
@@ -655,6 +694,7 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 out:
 	sigaction(SIGBUS, &old, NULL);
 	pp__map_free(&by_key);
+	pp__offline_free(w.offline);
 	pp__profile_free(&raw);
 	if (rc != 0)
 		pp__profile_free(p);

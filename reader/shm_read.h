@@ -38,6 +38,8 @@ typedef struct pp__shm_stats {
 	uint64_t threads_live;   /* slabs owned by a running thread */
 	uint64_t unnamed_records; /* counts of paths whose names are not yet published */
 	uint64_t raw_keys;       /* keys named FRONTEND:0xKEY (raw_keys set) */
+	uint64_t file_named;     /* keys the writer never named, named from its files
+				  * (raw_keys set: reader/shm_offline.h) */
 	uint64_t taken_ns;       /* CLOCK_REALTIME of the snapshot */
 	uint64_t update_ns;      /* writer's last naming pass */
 	uint64_t exit_ns;

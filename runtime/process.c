@@ -27,11 +27,9 @@ static int service_ok(const char *s)
 	return 1;
 }
 
-static int note_build_id(struct dl_phdr_info *info, size_t size, void *data)
+void pp__phdr_build_id(const struct dl_phdr_info *info, char *out, size_t n)
 {
-	(void)size;
-	(void)data;
-	/* the first object is the main executable */
+	out[0] = '\0';
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_NOTE)
@@ -47,17 +45,24 @@ static int note_build_id(struct dl_phdr_info *info, size_t size, void *data)
 				break;
 			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
 			    !memcmp(name, "GNU", 4)) {
-				size_t n = nh->n_descsz;
-				if (n * 2 >= sizeof pp__g.build_id)
-					n = (sizeof pp__g.build_id - 1) / 2;
-				for (size_t k = 0; k < n; k++)
-					snprintf(pp__g.build_id + 2 * k, 3, "%02x", desc[k]);
-				return 1;
+				size_t k = nh->n_descsz;
+				if (k * 2 >= n)
+					k = (n - 1) / 2;
+				for (size_t j = 0; j < k; j++)
+					snprintf(out + 2 * j, 3, "%02x", desc[j]);
+				return;
 			}
 			p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
 		}
 	}
-	return 1; /* the main executable only */
+}
+
+static int note_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	pp__phdr_build_id(info, pp__g.build_id, sizeof pp__g.build_id);
+	return 1; /* the first object is the main executable: it only */
 }
 
 void pp__process_init(void)

@@ -75,6 +75,10 @@ int pp__thread_start(pp__tls_t *t, int fe);
 
 /* Fill pp__g's service, host and build id (process.c; start-up). */
 void pp__process_init(void);
+/* The GNU build id of the module info describes, in hex, from its notes
+ * in memory ("" when it has none); at most n - 1 characters. */
+struct dl_phdr_info;
+void pp__phdr_build_id(const struct dl_phdr_info *info, char *out, size_t n);
 
 /* pp_set_timing() without the start-up (state.c). */
 int pp__set_timing(enum pp_timing mode, unsigned sample_n);

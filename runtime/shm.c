@@ -631,6 +631,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->own_work_at = (uint32_t)offsetof(pp__tls_t, own_work);
 	pp__clock_origin(&h->clock0_ns, &h->tick0);
 	pp__boot_id(h->boot_id, sizeof h->boot_id);
+	pp__shm_modules_publish(h);
 	/* The magic goes last: a reader that sees it sees a whole header. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, PP__SHM_MAGIC, 8);

@@ -75,6 +75,9 @@ int pp__shm_make_room(const char *object, const char *why_it_matters);
  * namer thread and the at-exit removal. keep: leave the object at exit. */
 void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep);
 
+/* List the modules mapped now in the segment h (shm_modules.c). */
+void pp__shm_modules_publish(pp__shm_hdr_t *h);
+
 /* A naming thread deferred while the program ran alone (PATHPROF_NAMER=
  * auto) starts now: the process is about to have one more thread anyway
  * (pthread_create, the program's or the runtime's own: host/threads.c,

@@ -233,7 +233,8 @@ static int close_owned(Dwfl_Module *mod, void **userdata, const char *name, Dwar
 	return DWARF_CB_OK;
 }
 
-pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
+/* A symbolizer with libdwfl started and no module reported yet. */
+static pp__symbolizer_t *symbolizer_begin(char *err, size_t errlen)
 {
 	pp__symbolizer_t *s = calloc(1, sizeof *s);
 	if (!s) {
@@ -250,22 +251,56 @@ pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
-	/* Returns an errno value, or -1 with the reason in dwfl_errmsg. */
-	int rc = dwfl_linux_proc_report(s->dwfl, getpid());
-	if (rc == 0)
-		rc = dwfl_report_end(s->dwfl, NULL, NULL);
-	if (rc != 0) {
-		snprintf(err, errlen, "symbolize: cannot list this process's modules: %s",
-			rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
-		dwfl_end(s->dwfl);
-		free(s);
-		return NULL;
-	}
 	/* Looked up rather than linked so the runtime does not drag libstdc++
 	 * into C programs; those have no mangled names to show anyway. */
 	void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
 	memcpy(&s->demangle, &sym, sizeof s->demangle);
 	return s;
+}
+
+/* rc from dwfl_report_end or a report: an errno value, or -1 with the
+ * reason in dwfl_errmsg. */
+static pp__symbolizer_t *symbolizer_ready(pp__symbolizer_t *s, int rc, const char *what, char *err,
+					  size_t errlen)
+{
+	if (rc == 0)
+		return s;
+	snprintf(err, errlen, "symbolize: cannot list %s: %s", what,
+		 rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
+	dwfl_end(s->dwfl);
+	free(s);
+	return NULL;
+}
+
+pp__symbolizer_t *pp__symbolizer_open(char *err, size_t errlen)
+{
+	pp__symbolizer_t *s = symbolizer_begin(err, errlen);
+	if (!s)
+		return NULL;
+	int rc = dwfl_linux_proc_report(s->dwfl, getpid());
+	if (rc == 0)
+		rc = dwfl_report_end(s->dwfl, NULL, NULL);
+	return symbolizer_ready(s, rc, "this process's modules", err, errlen);
+}
+
+pp__symbolizer_t *pp__symbolizer_open_files(const char *const *paths, const uint64_t *bias, size_t n,
+					    char *err, size_t errlen)
+{
+	pp__symbolizer_t *s = symbolizer_begin(err, errlen);
+	if (!s)
+		return NULL;
+	/* The tool, a C program, has no demangler of its own. */
+	if (!s->demangle) {
+		void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+		void *sym = lib ? dlsym(lib, "__cxa_demangle") : NULL;
+		memcpy(&s->demangle, &sym, sizeof s->demangle);
+	}
+	/* A file that cannot be read is left out: its addresses stay
+	 * unnamed, the others are named. The bias is where the writer had
+	 * the file's address 0 (add_p_vaddr: as a dynamic loader places it). */
+	for (size_t i = 0; i < n; i++)
+		dwfl_report_elf(s->dwfl, paths[i], paths[i], -1, bias[i], true);
+	return symbolizer_ready(s, dwfl_report_end(s->dwfl, NULL, NULL), "the files", err, errlen);
 }
 
 struct Dwfl *pp__symbolizer_dwfl(pp__symbolizer_t *s)

@@ -107,10 +107,17 @@ int cli_recover(const char *target, const char *out, int signal, int flags)
 	 * running process leaves its segment alone. */
 	if (!(flags & CLI_RECOVER_KEEP) && !st.alive && !v.is_file)
 		shm_unlink(v.object);
-	if (!(flags & CLI_RECOVER_QUIET))
-		fprintf(stderr, "pathprof: recovered %llu path records of process %llu into %s%s\n",
+	if (!(flags & CLI_RECOVER_QUIET)) {
+		char from_files[96] = "";
+		/* the keys it never named, named here from its files
+		 * (reader/shm_offline.h) */
+		if (st.file_named)
+			snprintf(from_files, sizeof from_files, " (%llu keys named from the program's files)",
+				 (unsigned long long)st.file_named);
+		fprintf(stderr, "pathprof: recovered %llu path records of process %llu into %s%s%s\n",
 			(unsigned long long)(p.records - p.drops_table), (unsigned long long)st.pid, out,
-			st.raw_keys ? " (some keys unnamed: see the report)" : "");
+			from_files, st.raw_keys ? " (some keys unnamed: see the report)" : "");
+	}
 out:
 	free(dflt);
 	pp__profile_free(&p);

@@ -7,6 +7,8 @@
  * its segment. It prints glibc's single-threaded flag and the process's
  * thread count at the end of main: with one thread of its own and no
  * thread of pathprof's, "single 1 tasks 1".
+ * Built with PROBE_CYG, its functions are gated by -finstrument-functions
+ * instead of PP_GATE (the clock and the thread count left out).
  * usage: namer_probe one|thread [READY GO] */
 #include <dirent.h>
 #include <pthread.h>
@@ -16,23 +18,31 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef PROBE_CYG
+#define GATE(name)
+#define UNGATED __attribute__((no_instrument_function))
+#else
 #include <pathprof/raii.h>
+#define GATE(name) PP_GATE(name)
+#define UNGATED
+#endif
 
-static void leaf(void)
+static __attribute__((noinline)) void leaf(void)
 {
-	PP_GATE("leaf");
+	GATE("leaf");
+	__asm__ volatile("");
 }
 
-static long long now_ns(void)
+UNGATED static long long now_ns(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1000000000ll + t.tv_nsec;
 }
 
-static void work(int n)
+static __attribute__((noinline)) void work(int n)
 {
-	PP_GATE("work");
+	GATE("work");
 	long long end = now_ns() + 20000000;
 	while (now_ns() < end)
 		;
@@ -46,7 +56,7 @@ static void *other(void *arg)
 	return arg;
 }
 
-static int tasks(void)
+UNGATED static int tasks(void)
 {
 	DIR *d = opendir("/proc/self/task");
 	int n = 0;
