@@ -30,13 +30,20 @@ struct pp__offline {
 	struct module *m;
 	size_t n, cap;
 	pp__symbolizer_t *sym;
-	int sym_tried;
+	int sym_tried, listed;
 	char buf[4096], file[4096];
 };
 
 pp__offline_t *pp__offline_new(void)
 {
 	return calloc(1, sizeof(pp__offline_t));
+}
+
+int pp__offline_first(pp__offline_t *o)
+{
+	int first = !o->listed;
+	o->listed = 1;
+	return first;
 }
 
 int pp__offline_add(pp__offline_t *o, const char *path, uint64_t bias, uint64_t lo, uint64_t hi,

@@ -18,6 +18,11 @@ typedef struct pp__offline pp__offline_t;
  * of memory. */
 pp__offline_t *pp__offline_new(void);
 
+/* Whether the writer's modules were added already (a view keeps its namer
+ * from one snapshot to the next: its files are read once); the first
+ * call says no, and marks them added. */
+int pp__offline_first(pp__offline_t *o);
+
 /* The writer's file path, loaded at bias, spanning [lo, hi), with build
  * id build_id (hex, "" when it had none). 0, or -1 when out of memory. */
 int pp__offline_add(pp__offline_t *o, const char *path, uint64_t bias, uint64_t lo, uint64_t hi,

@@ -210,6 +210,7 @@ int pp__shm_open(pp__shm_view_t *v, const char *target, char *err, size_t errlen
 		pp__shm_close(v);
 		return -1;
 	}
+	v->files = pp__offline_new(); /* without memory, each snapshot tries its own */
 	return 0;
 }
 
@@ -222,6 +223,8 @@ void pp__shm_close(pp__shm_view_t *v)
 	v->map = NULL;
 	v->h = NULL;
 	v->fd = -1;
+	pp__offline_free(v->files);
+	v->files = NULL;
 }
 
 /* ---- snapshot ---- */
@@ -349,14 +352,13 @@ static int load_names(walk_t *w, pp_profile_t *raw, pp__map_t *by_key)
 	return 0;
 }
 
-/* The writer's module list, for naming what it did not (shm_offline.h).
- * A damaged list names nothing more: the keys stay raw. */
-static pp__offline_t *load_modules(walk_t *w)
+/* The writer's module list into o, for naming what it did not
+ * (shm_offline.h). A damaged list names nothing more: the keys stay raw. */
+static void load_modules(walk_t *w, pp__offline_t *o)
 {
-	pp__offline_t *o = pp__offline_new();
 	uint64_t off = __atomic_load_n(&w->v->h->modules, __ATOMIC_ACQUIRE);
 	uint64_t seen = 0;
-	while (o && off && !too_many(w, ++seen, sizeof(pp__shm_module_t))) {
+	while (off && !too_many(w, ++seen, sizeof(pp__shm_module_t))) {
 		const pp__shm_module_t *m = at_off(w, off, sizeof *m, 8);
 		uint32_t pl = m ? __atomic_load_n(&m->path_len, __ATOMIC_RELAXED) : 0;
 		const char *path = m ? at_off(w, off + sizeof *m, (uint64_t)pl + 1, 1) : NULL;
@@ -369,28 +371,40 @@ static pp__offline_t *load_modules(walk_t *w)
 			break;
 		off = m->next;
 	}
-	return o;
 }
 
-/* A key the writer never named (it ran one thread, or died before its
- * namer's next pass): named from its files where they can (cyg, raii),
- * else "FRONTEND:0xKEY", as a trace whose name records were lost
- * replays. */
+/* A key the writer has not named (it runs or ran one thread, or died
+ * before its namer's next pass), named from its files where they can
+ * (cyg, raii): 0 with *idx set, 1 when they cannot, -1 on error. */
+static int name_from_files(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
+			   uint32_t *idx, pp__shm_stats_t *st)
+{
+	pp__offline_t *o = w->v->files;
+	if (!o) {
+		if (!w->offline)
+			w->offline = pp__offline_new();
+		o = w->offline;
+	}
+	if (!o)
+		return 1;
+	if (pp__offline_first(o))
+		load_modules(w, o);
+	const char *file;
+	uint32_t line;
+	const char *name = pp__offline_name(o, (int)w->v->h->frontend, key, &file, &line);
+	if (!name)
+		return 1;
+	st->file_named++;
+	*idx = raw->nnames;
+	return add_name(w, raw, by_key, key, name, (uint32_t)strlen(name), file, (uint32_t)strlen(file),
+			line);
+}
+
+/* A key nobody could name: "FRONTEND:0xKEY", as a trace whose name
+ * records were lost replays. */
 static int name_raw_key(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
 			uint32_t *idx, pp__shm_stats_t *st)
 {
-	const char *file;
-	uint32_t line;
-	if (!w->offline)
-		w->offline = load_modules(w);
-	const char *name = w->offline ? pp__offline_name(w->offline, (int)w->v->h->frontend, key, &file, &line)
-				      : NULL;
-	*idx = raw->nnames;
-	if (name) {
-		st->file_named++;
-		return add_name(w, raw, by_key, key, name, (uint32_t)strlen(name), file,
-				(uint32_t)strlen(file), line);
-	}
 	st->raw_keys++;
 	char text[64];
 	int n = snprintf(text, sizeof text, "%s:%#llx", frontend_name(w->v->h->frontend),
@@ -536,14 +550,23 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 					  (unsigned long long)w->limit);
 				break;
 			}
+			/* A key without a published name is named from the
+			 * writer's files, else (raw keys wanted) raw, else its
+			 * path waits for the namer. */
 			uint32_t known = 0;
-			for (; known < depth && pp__map_get(by_key, p->keys[known], &names[known]); known++)
-				;
-			/* Raw keys wanted: every key gets a name, published or not. */
-			for (uint32_t i = known; i < depth && w->v->raw_keys && rc == 0; i++)
-				if (!pp__map_get(by_key, p->keys[i], &names[i])) {
-					rc = name_raw_key(w, raw, by_key, p->keys[i], &names[i], st);
-				}
+			for (; known < depth && rc == 0; known++) {
+				if (pp__map_get(by_key, p->keys[known], &names[known]))
+					continue;
+				rc = name_from_files(w, raw, by_key, p->keys[known], &names[known], st);
+				if (rc == 1)
+					rc = w->v->raw_keys ? name_raw_key(w, raw, by_key, p->keys[known],
+									   &names[known], st)
+							    : 0;
+				else if (rc == 0)
+					continue;
+				if (rc != 0 || !w->v->raw_keys)
+					break;
+			}
 			if (rc != 0)
 				break;
 			if (known < depth && !w->v->raw_keys) {

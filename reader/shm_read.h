@@ -23,6 +23,10 @@ typedef struct pp__shm_view {
 	uint32_t owner; /* uid owning the object */
 	int raw_keys; /* set by the caller: a key with no published name becomes
 		       * "FRONTEND:0xKEY" instead of leaving its paths out */
+	/* Names from the writer's files for keys it has not named
+	 * (reader/shm_offline.h), kept from snapshot to snapshot; NULL in a
+	 * view made by hand, whose snapshots each open their own. */
+	struct pp__offline *files;
 } pp__shm_view_t;
 
 /* What a snapshot knows beyond the profile. */

@@ -226,8 +226,9 @@ static void render_text(FILE *f, const pp__top_view_t *v, const frame_path_t *fp
 	fprintf(f, "sort: %s  top %u%s\n", sort_names[v->sort], v->top,
 		v->top ? "" : " (all)");
 	if (v->st.alive && !v->st.exited && !v->st.namer && v->st.unnamed_records)
-		fputs("names: at the program's exit; it runs one thread, and pathprof starts none "
-		      "in it (PATHPROF_NAMER=on names while it runs, at a cost: docs/guides/live.md)\n",
+		fputs("names: some at the program's exit; it runs one thread, pathprof starts none "
+		      "in it, and its files name only cyg and raii keys (PATHPROF_NAMER=on names "
+		      "while it runs, at a cost: docs/guides/live.md)\n",
 		      f);
 	gate_cost_line(f, c);
 	fputc('\n', f);
