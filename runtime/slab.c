@@ -90,7 +90,14 @@ static void *arena_backed(size_t off, size_t n)
 {
 	if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE)) {
 		int saved = errno;
-		int rc = madvise(pp__arena.base + off, n, MADV_POPULATE_WRITE);
+		/* madvise takes whole pages: an allocation is only 128-byte
+		 * aligned, and a start inside a page fails with EINVAL, which
+		 * below reads as an old kernel and would leave the range to
+		 * fault in (a SIGBUS on a full /dev/shm). The page shared with
+		 * the previous allocation is backed already. */
+		size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+		size_t lo = off & ~(pg - 1), hi = (off + n + pg - 1) & ~(pg - 1);
+		int rc = madvise(pp__arena.base + lo, hi - lo, MADV_POPULATE_WRITE);
 		int err = errno;
 		errno = saved;
 		/* EINVAL: a kernel before 5.14, which cannot populate; the pages
