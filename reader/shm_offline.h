@@ -4,9 +4,11 @@
  * (PATHPROF_NAMER=auto), and any writer may die between a new key and its
  * next pass. cyg keys are code addresses, named by the file's symbol
  * table; raii keys are the addresses of static site records, read from
- * the file's data. A file whose build id is no longer the one the writer
- * loaded names nothing (its addresses may mean other things now); xray
- * ids and plugin hashes need the writer's memory, and stay raw. */
+ * the file's data; plugin keys (hashes of names) are looked up in the
+ * name tables the pass put in each file's own section. A file whose build
+ * id is no longer the one the writer loaded names nothing (its addresses
+ * may mean other things now); xray ids need the writer's memory (its
+ * sleds' map), and stay raw. */
 #ifndef PP_SHM_OFFLINE_H
 #define PP_SHM_OFFLINE_H
 

@@ -1,6 +1,8 @@
 // The per-module table that names the plugin's keys: {key, demangled name}
 // rows in a constant array, registered with the runtime by a constructor, so
-// a profile of a plugin-built program needs no symbolizer.
+// a profile of a plugin-built program needs no symbolizer; the tables sit
+// in a section of their own, which the reader of a dead process's segment
+// reads from the file.
 #include "pass.h"
 
 #include <pathprof/frontend.h>
@@ -39,6 +41,11 @@ void emitNameTable(Module &M, const std::vector<Function *> &gated)
 	ArrayType *tableTy = ArrayType::get(rowTy, rows.size());
 	auto *table = new GlobalVariable(M, tableTy, true, GlobalValue::PrivateLinkage,
 					 ConstantArray::get(tableTy, rows), "pp.plugin.names");
+	// Every module's table in one section of the linked file, rows of 16
+	// bytes end to end: a killed program's keys are named from the file
+	// (reader/shm_offline.c) when no naming pass published them.
+	table->setSection(PP_PLUGIN_NAMES_SECTION);
+	table->setAlignment(Align(16));
 
 	// Internal and named pp_..., so a later run of this pass (or the cyg and
 	// XRay front-ends) leaves it alone.

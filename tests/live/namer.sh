@@ -12,10 +12,11 @@
 # interceptor of pthread_create), and the sanitizer may run threads of its
 # own: only glibc's flag is compared there.
 # A killed probe's segment names its keys from its files (raii, and cyg
-# with PROBE_CYG, the probe built with -finstrument-functions).
-# usage: namer.sh PATHPROF PROBE [SANITIZE [PROBE_CYG]]
+# with PROBE_CYG, the probe built with -finstrument-functions; the plugin
+# with WRAPPER and PLUGIN_CC, which build it through the LLVM pass here).
+# usage: namer.sh PATHPROF PROBE [SANITIZE [PROBE_CYG [WRAPPER PLUGIN_CC]]]
 set -u
-pp=$1 probe=$2 san=${3:-none} probe_cyg=${4:-}
+pp=$1 probe=$2 san=${3:-none} probe_cyg=${4:-} wrapper=${5:-} plugin_cc=${6:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-namer.XXXXXX")
 pid=
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -117,5 +118,14 @@ if bad:
 }
 killed "$probe" "work>leaf"
 [ -z "$probe_cyg" ] || killed "$probe_cyg" "main>work>leaf"
+if [ -n "$plugin_cc" ]; then
+	src=$(dirname "$0")/namer_probe.c
+	if "$wrapper" --via=plugin --plugin-mode=all "$plugin_cc" -O2 -DPROBE_PLUGIN -pthread "$src" \
+		-o "$work/probe_plugin" >"$work/build.log" 2>&1; then
+		killed "$work/probe_plugin" "main>work>leaf"
+	else
+		fail "plugin build: $(cat "$work/build.log")"
+	fi
+fi
 [ "$fails" -eq 0 ] || { echo "namer.sh: $fails check(s) failed"; exit 1; }
 echo "namer.sh: ok"

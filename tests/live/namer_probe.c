@@ -8,7 +8,8 @@
  * thread count at the end of main: with one thread of its own and no
  * thread of pathprof's, "single 1 tasks 1".
  * Built with PROBE_CYG, its functions are gated by -finstrument-functions
- * instead of PP_GATE (the clock and the thread count left out).
+ * instead of PP_GATE (the clock and the thread count left out); with
+ * PROBE_PLUGIN, by the LLVM pass in its mode "all" (the same two left out).
  * usage: namer_probe one|thread [READY GO] */
 #include <dirent.h>
 #include <pthread.h>
@@ -18,9 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef PROBE_CYG
+#if defined(PROBE_CYG)
 #define GATE(name)
 #define UNGATED __attribute__((no_instrument_function))
+#elif defined(PROBE_PLUGIN)
+#define GATE(name)
+#define UNGATED __attribute__((xray_never_instrument))
 #else
 #include <pathprof/raii.h>
 #define GATE(name) PP_GATE(name)

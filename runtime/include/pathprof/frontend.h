@@ -19,6 +19,11 @@ typedef struct pp_name_entry {
 	const char *name;
 } pp_name_entry_t;
 
+/* The section every plugin-built module's table of pp_name_entry_t lies in
+ * (rows end to end, 16-byte aligned): the reader of a killed process's
+ * segment names its plugin keys from the file (reader/shm_offline.c). */
+#define PP_PLUGIN_NAMES_SECTION "pp_plugin_names"
+
 /* Register n names for front-end fe's keys. The table must stay valid for the
  * life of the program (the plugin emits it as a constant). Thread-safe. */
 PP_EXPORT void pp_register_names(int fe, const pp_name_entry_t *table, uint32_t n) PP_NOINSTR;
