@@ -86,7 +86,7 @@ static const char help_text[] =
 	"(unless PATHPROF_SHM names another), so 'pathprof top PID' watches it\n"
 	"(a program that runs one thread names its paths at exit, unless\n"
 	"PATHPROF_NAMER=on: pathprof starts no thread beside it; top and recover\n"
-	"name its cyg and raii keys from its files meanwhile).\n"
+	"name its cyg, raii and plugin keys from its files meanwhile).\n"
 	"When a signal ends it: a crash writes the profile itself (docs/guides/crash.md);\n"
 	"a kill that writes nothing (SIGKILL, the OOM killer) is recovered from\n"
 	"the segment, as 'pathprof recover' does, and the report says so.\n"

@@ -46,7 +46,7 @@ static const char help_text[] =
 	"rates are averages since the program started. Paths show once the\n"
 	"process's naming thread has named their keys; a program that runs one\n"
 	"thread has none (PATHPROF_NAMER=auto) unless it ran with PATHPROF_NAMER=on:\n"
-	"top then names its cyg and raii keys from the program's files, and the\n"
+	"top then names its cyg, raii and plugin keys from the program's files, and the\n"
 	"header says when other keys wait for its exit. The segment is only read, never\n"
 	"written; the segment of a process that has died (or exited with\n"
 	"PATHPROF_SHM_KEEP=1) still reads. The header says whether the writer is\n"
