@@ -65,6 +65,12 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 
 void pp__shm_close(pp__shm_view_t *v);
 
+/* Between shm_open.c and shm_read.c: one error line into err, -1; and the
+ * mapping of what the writer has used, grown when it has gone past it. */
+__attribute__((format(printf, 3, 4))) int pp__shm_fail(char *err, size_t errlen, const char *fmt,
+							...);
+int pp__shm_map_used(pp__shm_view_t *v, char *err, size_t errlen);
+
 /* The object of pid's segment ("/name") into object: 0; -1 none; -2 none
  * readable, but the default name pathprof.PID exists (another user's). */
 int pp__shm_find_by_pid(uint64_t pid, char *object, size_t n);
