@@ -173,7 +173,7 @@ static void load_modules(walk_t *w, pp__offline_t *o)
 
 /* A key the writer has not named (it runs or ran one thread, or died
  * before its namer's next pass), named from its files where they can
- * (cyg, raii): 0 with *idx set, 1 when they cannot, -1 on error. */
+ * (cyg, raii, plugin): 0 with *idx set, 1 when they cannot, -1 on error. */
 static int name_from_files(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, uint64_t key,
 			   uint32_t *idx, pp__shm_stats_t *st)
 {
@@ -352,19 +352,18 @@ static int walk_slabs(walk_t *w, pp_profile_t *raw, pp__map_t *by_key, pp__shm_s
 			 * writer's files, else (raw keys wanted) raw, else its
 			 * path waits for the namer. */
 			uint32_t known = 0;
-			for (; known < depth && rc == 0; known++) {
-				if (pp__map_get(by_key, p->keys[known], &names[known]))
+			for (; known < depth; known++) {
+				uint64_t k = p->keys[known];
+				if (pp__map_get(by_key, k, &names[known]))
 					continue;
-				rc = name_from_files(w, raw, by_key, p->keys[known], &names[known], st);
-				if (rc == 1)
-					rc = w->v->raw_keys ? name_raw_key(w, raw, by_key, p->keys[known],
-									   &names[known], st)
-							    : 0;
-				else if (rc == 0)
-					continue;
-				if (rc != 0 || !w->v->raw_keys)
+				rc = name_from_files(w, raw, by_key, k, &names[known], st);
+				if (rc == 1 && w->v->raw_keys)
+					rc = name_raw_key(w, raw, by_key, k, &names[known], st);
+				if (rc != 0)
 					break;
 			}
+			if (rc == 1)
+				rc = 0; /* unnamed, no raw keys wanted: known < depth */
 			if (rc != 0)
 				break;
 			if (known < depth && !w->v->raw_keys) {
