@@ -150,8 +150,9 @@ static void recovered_line(FILE *out, const pp_profile_t *p)
 	}
 	fputs("; events in flight not counted\n", out);
 	if (p->recovered_raw_keys)
-		fprintf(out, "             %u keys the process had not named show as FRONTEND:0xKEY (new since\n"
-			     "             its last naming pass; a program of one thread names at exit)\n",
+		fprintf(out, "             %u keys show as FRONTEND:0xKEY: the process had not named them (new\n"
+			     "             since its last naming pass, or it ran one thread) and its files\n"
+			     "             could not (XRay ids, a file rebuilt since or loaded after the start)\n",
 			p->recovered_raw_keys);
 }
 
