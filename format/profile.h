@@ -100,7 +100,9 @@ typedef struct pp_profile {
 	char *frontend; /* "raii", "cyg", "xray", "plugin", "replay", ... */
 	char *command;  /* command line of the profiled program */
 	uint64_t pid;
-	uint64_t start_ns, end_ns; /* CLOCK_REALTIME, ns since the epoch */
+	/* ns since the epoch: start_ns is CLOCK_REALTIME, end_ns the start plus
+	 * the run's length on CLOCK_MONOTONIC_RAW (tick_clock.h) */
+	uint64_t start_ns, end_ns;
 	double ticks_per_ns;       /* calibrated tick rate */
 	uint32_t timing;           /* enum pp_timing at dump */
 	uint32_t sample_n;

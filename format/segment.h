@@ -34,7 +34,10 @@ typedef struct pp__shm_hdr {
 	uint64_t used;       /* bytes handed out: no valid reference reaches beyond */
 	uint64_t base;       /* writer's address of offset 0 */
 	uint64_t pid;
-	uint64_t start_ns, exit_ns; /* CLOCK_REALTIME; exit_ns 0 while running */
+	/* start_ns CLOCK_REALTIME; the others on the run's clock (start_ns plus
+	 * CLOCK_MONOTONIC_RAW since clock0_ns, tick_clock.h); exit_ns 0 while
+	 * running */
+	uint64_t start_ns, exit_ns;
 	uint64_t update_ns;  /* writer last known alive: export, each naming pass
 			      * (its start and end) */
 	uint64_t generation; /* bumped when counts may go down (pp_reset) */

@@ -50,6 +50,12 @@ double pp__tick_rate_since(uint64_t ns0, uint64_t ticks0)
 	return (double)(ticks - ticks0) / (double)(ns - ns0);
 }
 
+uint64_t pp__run_clock_ns(uint64_t start_wall_ns, uint64_t clock0_ns)
+{
+	uint64_t now = mono_ns();
+	return start_wall_ns + (now > clock0_ns ? now - clock0_ns : 0);
+}
+
 void pp__boot_id(char *buf, size_t n)
 {
 	if (!n)

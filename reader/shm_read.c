@@ -400,15 +400,22 @@ int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_ke
  * the rate from that reading to now is the writer's (format/tick_clock.h).
  * 0 (times stay in ticks) for another boot's segment or a writer without
  * the reading. */
-static double rate_from_origin(const pp__shm_hdr_t *h)
+/* 1 when the writer's first reading of the clock and the counter is of
+ * this boot, so this process reads the same ones. */
+static int same_clock(const pp__shm_hdr_t *h)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
 	char boot[sizeof h->boot_id];
 	if (!h->tick0 || !h->clock0_ns || !h->boot_id[0] ||
 	    memchr(h->boot_id, '\0', sizeof h->boot_id) == NULL)
 		return 0;
 	pp__boot_id(boot, sizeof boot);
-	if (strcmp(boot, h->boot_id) != 0)
+	return strcmp(boot, h->boot_id) == 0;
+}
+
+static double rate_from_origin(const pp__shm_hdr_t *h)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	if (!same_clock(h))
 		return 0;
 	double r = pp__tick_rate_since(h->clock0_ns, h->tick0);
 	return isfinite(r) && r > 0 ? r : 0;
@@ -451,7 +458,8 @@ int pp__shm_snapshot(pp__shm_view_t *v, pp_profile_t *p, pp__shm_stats_t *st, ch
 		goto out;
 	}
 	st->generation = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
-	st->taken_ns = pp__realtime_ns();
+	/* on the writer's run clock, as its own stamps are */
+	st->taken_ns = same_clock(h) ? pp__run_clock_ns(h->start_ns, h->clock0_ns) : pp__realtime_ns();
 	st->pid = h->pid;
 	st->uid = v->owner;
 	st->exited = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == PP__SHM_EXITED;

@@ -44,7 +44,7 @@ typedef struct pp__shm_stats {
 	uint64_t raw_keys;       /* keys named FRONTEND:0xKEY (raw_keys set) */
 	uint64_t file_named;     /* keys the writer never named, named from its files
 				  * (raw_keys set: reader/shm_offline.h) */
-	uint64_t taken_ns;       /* CLOCK_REALTIME of the snapshot */
+	uint64_t taken_ns;       /* the snapshot, on the run's clock (tick_clock.h) */
 	uint64_t update_ns;      /* writer's last naming pass */
 	uint64_t exit_ns;
 	char program[64];

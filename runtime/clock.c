@@ -46,6 +46,11 @@ void pp__clock_origin(uint64_t *ns, uint64_t *ticks)
 	*ticks = tick0;
 }
 
+uint64_t pp__run_now_ns(void)
+{
+	return pp__run_clock_ns(pp__g.start_ns, ns0);
+}
+
 double pp__clock_ticks_per_ns(void)
 {
 	double r = pp__tick_rate_since(ns0, tick0);

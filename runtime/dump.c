@@ -336,7 +336,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 	p->build_id = strdup(pp__g.build_id);
 	p->pid = pp__g.pid;
 	p->start_ns = pp__g.start_ns;
-	p->end_ns = pp__realtime_ns();
+	p->end_ns = pp__run_now_ns();
 	p->ticks_per_ns = pp__clock_ticks_per_ns();
 	p->timing = pp__mode.timing;
 	p->sample_n = pp__mode.sample_n;
@@ -353,7 +353,7 @@ int pp__profile_collect(pp_profile_t *p, char *err, size_t errlen)
 		p->cpu_ns = pp__program_cpu_ns();
 		p->nvcsw = (uint64_t)ru.ru_nvcsw;
 		p->nivcsw = (uint64_t)ru.ru_nivcsw;
-		p->end_ns = pp__realtime_ns(); /* the run ends after the CPU read */
+		p->end_ns = pp__run_now_ns(); /* the run ends after the CPU read */
 	}
 	p->threads = pp__threads_seen();
 	p->unprofiled_frames = pp__g.skipped;

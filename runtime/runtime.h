@@ -117,6 +117,9 @@ double pp__clock_ticks_per_ns(void);
  * naming pass published one (format/tick_clock.h). */
 void pp__clock_origin(uint64_t *ns, uint64_t *ticks);
 uint64_t pp__realtime_ns(void);
+/* Now on the run's clock (format/tick_clock.h): where a run's end is
+ * stamped, so its length and its ticks are on one clock. */
+uint64_t pp__run_now_ns(void);
 
 /* Names of front-ends as written into profiles. */
 const char *pp__frontend_name(int fe);

@@ -306,7 +306,7 @@ static void name_pass_locked(pp__shm_hdr_t *h)
 	notice_detached(h);
 	/* alive now: a reader of a killed writer ends its run here at least,
 	 * even if the kill lands inside this pass */
-	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);
+	__atomic_store_n(&h->update_ns, pp__run_now_ns(), __ATOMIC_RELEASE);
 	int fe = __atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	pp__resolve_live_refresh(&namer_res);
 	for (pp__slab_t *s = pp__slab_first(); s; s = s->next_all) {
@@ -337,7 +337,7 @@ totals:
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
 	h->ticks_per_ns = pp__clock_ticks_per_ns();
-	__atomic_store_n(&h->update_ns, pp__realtime_ns(), __ATOMIC_RELEASE);
+	__atomic_store_n(&h->update_ns, pp__run_now_ns(), __ATOMIC_RELEASE);
 }
 
 /* A pass every NAMER_MS, and one at once when a thread records a new path:
@@ -496,7 +496,7 @@ static void shm_exit(void)
 		 * them when the namer never started */
 		name_pass();
 		namer_res_close();
-		__atomic_store_n(&h->exit_ns, pp__realtime_ns(), __ATOMIC_RELAXED);
+		__atomic_store_n(&h->exit_ns, pp__run_now_ns(), __ATOMIC_RELAXED);
 		if (!__atomic_load_n(&pp__arena.detached, __ATOMIC_ACQUIRE))
 			__atomic_store_n(&h->state, PP__SHM_EXITED, __ATOMIC_RELEASE);
 		if (!keep_at_exit)
@@ -616,7 +616,7 @@ void pp__shm_start(pp__shm_hdr_t *h, const char *object, int keep)
 	h->base = (uint64_t)(uintptr_t)pp__arena.base;
 	h->pid = pp__g.pid;
 	h->start_ns = pp__g.start_ns;
-	h->update_ns = pp__realtime_ns(); /* alive when it began exporting */
+	h->update_ns = pp__run_now_ns(); /* alive when it began exporting */
 	h->frontend = (uint32_t)__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED);
 	h->timing = pp__mode.timing;
 	h->sample_n = pp__mode.sample_n;
