@@ -14,7 +14,7 @@ command -v valgrind >/dev/null || { echo "gateinstr.sh: valgrind not installed" 
 n=20000
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ir() { # MODE DEPTH TIMING -> instructions inside run_batch (both batches)
+ir() { # MODE DEPTH TIMING -> instructions inside run_batch (not the warm-up)
 	PATHPROF_OUT=/dev/null PATHPROF_TIMING=$3 valgrind --tool=callgrind \
 		--toggle-collect=run_batch --callgrind-out-file="$tmp/cg" "$exe" "$1" "$2" "$n" \
 		>/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
@@ -26,7 +26,7 @@ for d in "$@"; do
 	base=$(ir plain "$d" off)
 	off=$(ir gated "$d" off)
 	on=$(ir gated "$d" on)
-	gates=$((n * 11 / 10 * d))
+	gates=$((n * d))
 	awk -v d="$d" -v b="$base" -v f="$off" -v o="$on" -v g="$gates" \
 		'BEGIN { printf "| %d | %.1f | %.1f |\n", d, (f - b) / g, (o - b) / g }'
 done

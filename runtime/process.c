@@ -48,8 +48,14 @@ void pp__phdr_build_id(const struct dl_phdr_info *info, char *out, size_t n)
 				size_t k = nh->n_descsz;
 				if (k * 2 >= n)
 					k = (n - 1) / 2;
-				for (size_t j = 0; j < k; j++)
-					snprintf(out + 2 * j, 3, "%02x", desc[j]);
+				/* by hand: it runs for every module the live
+				 * segment lists, at the first gate */
+				static const char hex[] = "0123456789abcdef";
+				for (size_t j = 0; j < k; j++) {
+					out[2 * j] = hex[desc[j] >> 4];
+					out[2 * j + 1] = hex[desc[j] & 15];
+				}
+				out[2 * k] = '\0';
 				return;
 			}
 			p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
