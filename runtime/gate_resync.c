@@ -81,6 +81,19 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 	}
 }
 
+/* cyg, plugin: the frames at the gate's own position are the gates of
+ * functions inlined into one host. One entered again by the very hook
+ * (key and return address) is dead, with every frame above it: a copy is
+ * entered again only after its frame was abandoned (a longjmp out of it). */
+static uint32_t drop_reentered_copy(const pp__tls_t *t, uint32_t d, uint64_t sp, uint64_t ra,
+				    uint64_t key)
+{
+	for (uint32_t i = d; i > 0 && t->stack[i - 1].sp == sp; i--)
+		if (t->stack[i - 1].key == key && t->stack[i - 1].ra == ra)
+			return i - 1;
+	return d;
+}
+
 /* Enter on a live, untraced thread below the bound, from a gate at (sp, ra):
  * first drop the dead frames on top (pp__dead). */
 void pp__enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t ra)
@@ -90,6 +103,8 @@ void pp__enter_checked(pp__tls_t *t, uint64_t key, int fe, uint64_t sp, uint64_t
 		uint32_t d = pp__depth_of(t);
 		while (d > 0 && pp__dead(t->stack + d - 1, efe, sp, ra, key))
 			d--;
+		if (efe == PP_FE_CYG || efe == PP_FE_PLUGIN)
+			d = drop_reentered_copy(t, d, sp, ra, key);
 		pp__drop_frames(t, d);
 	}
 	if (pp__depth_of(t) >= pp__config.depth) {

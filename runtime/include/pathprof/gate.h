@@ -147,8 +147,11 @@ PP_EXPORT extern int pp__xray_keyed;
 #endif
 #define PP__POS(fe) \
 	(!PP__RESYNC(fe) ? PP__SP_NONE : (fe) == PP_FE_RAII ? PP__FRAME_NOW() : PP__SP_NOW())
-#define PP__RA(fe) \
-	((fe) == PP_FE_RAII && PP__RESYNC(fe) ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
+/* The gate's return address: raii's, the host's (which call of the host);
+ * cyg's and the plugin's, the hook's, which says which of a function's
+ * copies entered it (GCC inlines a small recursive function into itself at
+ * -O2: each copy's hook runs at the one position with the one key). */
+#define PP__RA(fe) (PP__RESYNC(fe) ? (uint64_t)(uintptr_t)__builtin_return_address(0) : 0)
 
 /* Does a frame XRay's lean shim marked left by a tail jump (PP__TAIL_LEFT)
  * continue into the gate at (slot, ra, key), which is then the jump's
@@ -167,7 +170,10 @@ PP_INLINE int pp__tail_continues(const pp__frame_t *f, uint64_t slot, uint64_t r
  * frame deeper than the gate's host is dead (its function has gone). At the
  * same position it is an enclosing gate of the same call (a raii outer scope,
  * a cyg or plugin gate of a function inlined into its caller) unless it is
- * this very gate again, or (raii) it came from another call. The inline
+ * this very gate again: raii's key with the host's return address (another
+ * one: another call), cyg's and the plugin's key with the hook's (the same
+ * copy of an inlined function entered again; another copy of the same
+ * function nests, and pp__enter_checked also looks below it). The inline
  * entry only tests f->sp > sp; the rest runs out of line. */
 PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, uint64_t key)
 {
@@ -179,6 +185,8 @@ PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, u
 		       !pp__tail_continues(f, sp, ra, key);
 	/* XRay's positioned frames (its lean shim) are the return-address
 	 * slots of calls: no two live ones share a slot */
+	if (fe == PP_FE_CYG || fe == PP_FE_PLUGIN)
+		return f->sp < sp || (f->key == key && f->ra == ra);
 	return f->sp < sp || f->key == key || fe == PP_FE_XRAY || (fe == PP_FE_RAII && f->ra != ra);
 }
 
@@ -240,7 +248,7 @@ PP_INLINE pp__frame_t *pp__push_frame(pp__tls_t *t, uint32_t v, uint64_t key, in
 	f->key = key;
 	/* XRay's lean shim keeps the return address it found in its slot
 	 * (its catch-up after a disarm); the full shim passes 0 */
-	if (fe == PP_FE_RAII || (fe == PP_FE_XRAY && ra))
+	if (PP__RESYNC(fe) || (fe == PP_FE_XRAY && ra))
 		f->ra = ra;
 	t->hash = pp__mix(hb, key);
 	if (PP_UNLIKELY(hb == PP__SEED)) {
@@ -302,13 +310,15 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 
 /* Enter a gate. Untimed, about 23 instructions (gcc -O2, raii, and one
  * before it, the instruction a budget makes a jump, pathprof/raii.h; the
- * cyg hook 20 and ret, 3 more for a hook of an inlined callee): load dstate,
- * compare with the entry's limit (the switch to every rare case, timed
- * events, recording and a root selection included), the resync compare of
- * the top frame's position, four stores into the frame (three but for
- * raii), the mix (xor, multiply), two stores into the thread state, the
- * event-start test. bench/gateinstr.sh and bench/inlinstr.sh count it
- * (with the exit) under callgrind. */
+ * cyg hook 24 and ret, the thread state's offset and its own return
+ * address loaded among them, 3 more for a hook of an inlined callee): load
+ * dstate, compare with the entry's limit (the switch to every rare case,
+ * timed events, recording and a root selection included), the resync
+ * compare of the top frame's position, four stores into the frame (the
+ * parent's hash, the position, the key, the return address), the mix (xor,
+ * multiply), two stores into the thread state, the event-start test.
+ * bench/gateinstr.sh and bench/inlinstr.sh count it (with the exit) under
+ * callgrind. */
 PP_INLINE void pp__enter_at(uint64_t key, int fe, uint64_t at, uint64_t at_ra, int resync)
 {
 	pp__tls_t *t = &pp__tls;

@@ -51,8 +51,10 @@ typedef struct pp__frame {
 	uint64_t sp;    /* position of the gate's host (PP__POS); deeper calls lie
 			 * lower (PP__SP_NONE: not checked) */
 	uint64_t key;   /* a checked leave must name it (pp__leave) */
-	uint64_t ra;    /* raii only: the host's return address (tells a nested
-			 * scope from a new activation at the same address) */
+	uint64_t ra;    /* raii: the host's return address (tells a nested scope
+			 * from a new activation at the same address); cyg and
+			 * plugin: the hook's (tells copies of one inlined
+			 * function apart); XRay's lean shim: its slot's */
 	uint64_t t;     /* timed events: entry timestamp in ticks */
 	uint64_t kids;  /* timed events: inclusive ticks of the gated children
 			 * that have left, so that self = inclusive - kids */
