@@ -394,12 +394,6 @@ int pp__shm_names(const pp__shm_view_t *v, pp_profile_t *names, pp__map_t *by_ke
 	return load_names(&w, names, by_key);
 }
 
-/* A writer that never ran a naming pass (one thread, PATHPROF_NAMER=auto)
- * published no tick rate, but its first reading of the clock and the
- * counter: on the same boot the counter is the one this process reads, so
- * the rate from that reading to now is the writer's (format/tick_clock.h).
- * 0 (times stay in ticks) for another boot's segment or a writer without
- * the reading. */
 /* 1 when the writer's first reading of the clock and the counter is of
  * this boot, so this process reads the same ones. */
 static int same_clock(const pp__shm_hdr_t *h)
@@ -412,6 +406,12 @@ static int same_clock(const pp__shm_hdr_t *h)
 	return strcmp(boot, h->boot_id) == 0;
 }
 
+/* A writer that never ran a naming pass (one thread, PATHPROF_NAMER=auto)
+ * published no tick rate, but its first reading of the clock and the
+ * counter: on the same boot the counter is the one this process reads, so
+ * the rate from that reading to now is the writer's (format/tick_clock.h).
+ * 0 (times stay in ticks) for another boot's segment or a writer without
+ * the reading. */
 static double rate_from_origin(const pp__shm_hdr_t *h)
 {
 #if defined(__x86_64__) || defined(__aarch64__)

@@ -183,10 +183,10 @@ PP_INLINE int pp__dead(const pp__frame_t *f, int fe, uint64_t sp, uint64_t ra, u
 		 * its chain has returned */
 		return fe == PP_FE_XRAY && PP__TAIL_LEFT(f->sp) && PP__TAIL_SLOT(f->sp) <= sp &&
 		       !pp__tail_continues(f, sp, ra, key);
-	/* XRay's positioned frames (its lean shim) are the return-address
-	 * slots of calls: no two live ones share a slot */
 	if (fe == PP_FE_CYG || fe == PP_FE_PLUGIN)
 		return f->sp < sp || (f->key == key && f->ra == ra);
+	/* XRay's positioned frames (its lean shim) are the return-address
+	 * slots of calls: no two live ones share a slot */
 	return f->sp < sp || f->key == key || fe == PP_FE_XRAY || (fe == PP_FE_RAII && f->ra != ra);
 }
 
