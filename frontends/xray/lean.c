@@ -271,6 +271,18 @@ int pp__xray_armed_late;
 static PP_NOINLINE void lean_leave_rare(int32_t fid, uintptr_t slot, int tails)
 {
 	pp__tls_t *t = &pp__tls;
+	/* A frame a tail jump left, on top at a deeper slot, has finished: the
+	 * code it jumped to returned to its caller, which now returns in turn
+	 * (`return fp(x)` into unarmed code, fp's return unseen). It leaves as
+	 * it would have, counted and timed, as at an entry (lean_enter_rare);
+	 * the resync below would drop it as dead, and with it the path. */
+	const pp__frame_t *f;
+	while (tails && (f = kept_top(t)) && PP__TAIL_LEFT(f->sp) && PP__TAIL_SLOT(f->sp) < slot) {
+		uint32_t d = PP__DS_DEPTH(t->dstate);
+		leave_top(f, pp__pop_timed);
+		if (PP__DS_DEPTH(t->dstate) >= d)
+			break;
+	}
 	if (!t->excess && !t->trace) {
 		uint32_t d = PP__DS_DEPTH(t->dstate);
 		while (d > 0 && t->stack[d - 1].key != (uint64_t)fid)

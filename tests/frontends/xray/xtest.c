@@ -48,6 +48,17 @@ GATED int t_troot(int i)
 	return r;
 }
 
+/* An indirect tail call into foreign code as the caller's last call: the
+ * caller's own exit, at a shallower slot, is the next event and shows
+ * that the jumping frame finished (it is counted, not dropped as dead:
+ * t_tlast>t_tind once a call, unmatched 0). */
+GATED int t_tlast(int i)
+{
+	int r = t_tind(u_plain, i);
+	sink += r;
+	return r;
+}
+
 /* Armed from inside a gated function: its exit is seen, its entry was not.
  * The exit is ignored (not counted as unmatched) by both shims. */
 GATED void t_arm(void)
@@ -231,8 +242,10 @@ HOST int main(int argc, char **argv)
 		works(3);
 	} else if (strcmp(mode, "tail") == 0) {
 		pp_xray_arm();
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 4; i++) {
 			t_troot(i);
+			t_tlast(i);
+		}
 		pp_xray_disarm();
 	} else if (strcmp(mode, "foreign") == 0) {
 		pp_xray_arm();
