@@ -40,9 +40,10 @@ static void warnIfUnmarked(Module &M)
 			WithColor::warning(errs(), "pathprof")
 				<< M.getSourceFileName()
 				<< ": no function is marked PATHPROF, so nothing in this file is "
-				   "gated (mark functions, or pass -mllvm -pathprof-mode=all or "
-				   "-pathprof-mode=list; -mllvm -pathprof-warn-unmarked=false "
-				   "silences this)\n";
+				   "gated (mark functions, or choose them: pathprof-cc "
+				   "--plugin-mode=all or --plugin-list=FILE; clang itself needs "
+				   "-fplugin=PLUGIN before -mllvm -pathprof-mode=all|list, and "
+				   "-mllvm -pathprof-warn-unmarked=false silences this)\n";
 			return;
 		}
 }
