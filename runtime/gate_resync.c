@@ -81,6 +81,28 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 	}
 }
 
+/* A C++ catch handler was entered in the function whose stack pointer at
+ * the call was cfa (host/catch.c). A cyg frame's position is its
+ * function's stack pointer at the hook's call (frontends/cyg/cyg.c): the
+ * catching function's own is cfa (its stack pointer stays put between its
+ * calls), and that of a function it called lies at least a return address
+ * lower. So cyg frames below cfa are ones the exception unwound: dropped
+ * now, each counted unmatched, as the next gate drops them when it lies
+ * above them, which it need not. */
+void pp__catch_landed(uint64_t cfa)
+{
+	pp__tls_t *t = &pp__tls;
+	/* another front-end's frames (mixed) have positions of their own */
+	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) != PP_FE_CYG ||
+	    __atomic_load_n(&pp__g.mixed_frontends, __ATOMIC_RELAXED) || !t->slab || t->trace)
+		return;
+	pp__drop_dead_excess(t, cfa);
+	uint32_t d = pp__depth_of(t);
+	while (d > 0 && t->stack[d - 1].sp < cfa)
+		d--;
+	pp__drop_frames(t, d);
+}
+
 /* cyg, plugin: the frames at the gate's own position are the gates of
  * functions inlined into one host. One entered again by the very hook
  * (key and return address) is dead, with every frame above it: a copy is

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build one test program through one front-end with one compiler, run it, and
-# compare its canonical path listing with the expected text.
+# compare its canonical path listing with the expected text; with
+# FE_UNMATCHED set, the profile's unmatched exits with it too.
 # usage: run.sh CC FRONTEND OPT SRC EXPECTED BUILDROOT SRCROOT PATHPROF [ARGS...]
 set -eu
 cc=$1 fe=$2 opt=$3 src=$4 expected=$5 build=$6 root=$7 pathprof=$8
@@ -15,4 +16,10 @@ PATHPROF_OUT="$work/out.pathprof" PATHPROF_TIMING=on "$work/prog" "$@"
 if ! diff -u "$expected" "$work/got"; then
 	echo "run.sh: $fe $cc $opt: listing differs from $expected" >&2
 	exit 1
+fi
+if [ -n "${FE_UNMATCHED:-}" ]; then
+	got=$("$pathprof" report --format json "$work/out.pathprof" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["unmatched"])')
+	[ "$got" = "$FE_UNMATCHED" ] || { echo "run.sh: $fe $cc $opt: $got exits unmatched, expected $FE_UNMATCHED" >&2; exit 1; }
 fi

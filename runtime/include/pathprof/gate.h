@@ -310,8 +310,9 @@ PP_INLINE void pp__pop(pp__tls_t *t, uint32_t v)
 
 /* Enter a gate. Untimed, about 23 instructions (gcc -O2, raii, and one
  * before it, the instruction a budget makes a jump, pathprof/raii.h; the
- * cyg hook 24 and ret, the thread state's offset and its own return
- * address loaded among them, 3 more for a hook of an inlined callee): load
+ * cyg hook 25 and ret, its trampoline's position and jump, the thread
+ * state's offset and its own return address loaded among them, 3 more for
+ * a hook of an inlined callee): load
  * dstate, compare with the entry's limit (the switch to every rare case,
  * timed events, recording and a root selection included), the resync
  * compare of the top frame's position, four stores into the frame (the

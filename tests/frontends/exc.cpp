@@ -1,0 +1,95 @@
+// C++ exceptions through gated frames, with exact counts: thrown through
+// a frame with a destructor to run and one without, caught in a gated
+// frame that then calls another gated function, rethrown out of a gated
+// function to main. GCC's -finstrument-functions runs the exit hooks
+// while unwinding, and raii's cleanups run: every frame leaves, thrown
+// paths included (exc_unwound.expected, unmatched 0). Clang's cyg hooks
+// and XRay's sleds see no unwinding: the unwound frames are dropped,
+// their paths not counted, and nothing that runs after the catch may
+// nest under them (exc_dropped.expected, 26 unmatched). Through cyg that
+// is the catch's doing (runtime/host/catch.c): recover's frame is as
+// large as middle's, so its hook runs at middle's position, where it
+// nested (catcher>middle>recover) before.
+#include <cstdio>
+#include <pathprof/pathprof.h>
+
+#include "../../examples/feed/gate.h"
+
+struct Boom {
+	int v;
+};
+struct Guard {
+	int *p;
+	PP_NOINSTR explicit Guard(int *q) : p(q) {}
+	PP_NOINSTR ~Guard() { ++*p; }
+};
+static volatile int sink;
+static int guards;
+
+GATED static void thrower(int i)
+{
+	GATE("thrower(int)");
+	sink++;
+	if (i % 2)
+		throw Boom{i};
+}
+
+GATED static int middle(int i)
+{
+	GATE("middle(int)");
+	Guard g(&guards);
+	thrower(i);
+	return 20;
+}
+
+GATED static int plain(int i)
+{
+	GATE("plain(int)");
+	thrower(i);
+	return 2;
+}
+
+GATED static int recover(int i)
+{
+	GATE("recover(int)");
+	sink++;
+	return -i;
+}
+
+GATED static int catcher(int i)
+{
+	GATE("catcher(int)");
+	try {
+		return middle(i) + plain(i + 1);
+	} catch (const Boom &) {
+		return recover(i);
+	}
+}
+
+GATED static void rethrower(int i)
+{
+	GATE("rethrower(int)");
+	try {
+		plain(i);
+	} catch (...) {
+		recover(i);
+		throw;
+	}
+}
+
+int main()
+{
+	GATE("main");
+	int sum = 0, caught = 0;
+	for (int i = 0; i < 10; i++)
+		sum += catcher(i);
+	for (int i = 0; i < 4; i++) {
+		try {
+			rethrower(i);
+		} catch (const Boom &) {
+			caught++;
+		}
+	}
+	std::printf("sum %d caught %d guards %d\n", sum, caught, guards);
+	return sum == -45 && caught == 2 && guards == 10 ? 0 : 1;
+}
