@@ -5,8 +5,8 @@
  * least as large as the one that threw through, ran its hook at or below
  * their positions and nested under them (`catcher>middle>recover` where
  * `catcher>recover` ran). A catch handler calls this before its first
- * statement, from the catching function itself: every cyg frame deeper
- * than that function's own hook is dead then, whatever comes next
+ * statement, from the catching function itself: every cyg frame lying
+ * below that function's stack pointer is dead then, whatever comes next
  * (gate_resync.c, pp__catch_landed). GCC's hooks ran while unwinding and
  * left none; raii's cleanups and the plugin's landing pads leave their
  * frames themselves.
@@ -40,8 +40,8 @@ PP_EXPORT PP_NOINSTR __attribute__((weak)) void *__cxa_begin_catch(void *exc)
 		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
 	}
 #if defined(__x86_64__)
-	/* the stack pointer of the catching function at its call, as its
-	 * callees' hooks saw it from below */
+	/* the catching function's stack pointer at this call (cyg positions
+	 * are such stack pointers, frontends/cyg/cyg.c) */
 	pp__catch_landed((uint64_t)(uintptr_t)__builtin_dwarf_cfa());
 #endif
 	return fn(exc);
