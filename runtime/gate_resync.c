@@ -81,24 +81,26 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 	}
 }
 
-/* A C++ catch handler was entered in the function whose stack pointer at
- * the call was cfa (host/catch.c). A cyg frame's position is its
- * function's stack pointer at the hook's call (frontends/cyg/cyg.c): the
- * catching function's own is cfa (its stack pointer stays put between its
- * calls), and that of a function it called lies at least a return address
- * lower. So cyg frames below cfa are ones the exception unwound: dropped
- * now, each counted unmatched, as the next gate drops them when it lies
- * above them, which it need not. */
-void pp__catch_landed(uint64_t cfa)
+/* Control went up the stack past gated frames without their exits: a C++
+ * catch handler entered in the function whose stack pointer at the call
+ * was sp (host/catch.c), or a longjmp to a setjmp made at sp (host/
+ * longjmp.c). A cyg frame's position is its function's stack pointer at
+ * the hook's call (frontends/cyg/cyg.c): the function at sp has its own
+ * there (its stack pointer stays put between its calls), and one it
+ * called lies at least a return address lower. So cyg frames below sp
+ * belong to functions that are gone: dropped now, each counted unmatched,
+ * as the next gate drops them when it lies above them, which it need not
+ * (docs/internals/control-flow.md, "The gap"). */
+void pp__unwound_to(uint64_t sp)
 {
 	pp__tls_t *t = &pp__tls;
 	/* another front-end's frames (mixed) have positions of their own */
 	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) != PP_FE_CYG ||
 	    __atomic_load_n(&pp__g.mixed_frontends, __ATOMIC_RELAXED) || !t->slab || t->trace)
 		return;
-	pp__drop_dead_excess(t, cfa);
+	pp__drop_dead_excess(t, sp);
 	uint32_t d = pp__depth_of(t);
-	while (d > 0 && t->stack[d - 1].sp < cfa)
+	while (d > 0 && t->stack[d - 1].sp < sp)
 		d--;
 	pp__drop_frames(t, d);
 }

@@ -121,10 +121,10 @@ uint64_t pp__realtime_ns(void);
  * stamped, so its length and its ticks are on one clock. */
 uint64_t pp__run_now_ns(void);
 
-/* A C++ catch handler entered in the function whose stack pointer at the
- * call was cfa (host/catch.c): the cyg frames the exception unwound, which
- * ran no exit hook under Clang, are dropped (gate_resync.c). */
-void pp__catch_landed(uint64_t cfa);
+/* Control went up the stack to the function whose stack pointer is sp (a
+ * C++ catch, host/catch.c; a longjmp, host/longjmp.c): the cyg frames
+ * below it, whose exits never ran, are dropped (gate_resync.c). */
+void pp__unwound_to(uint64_t sp);
 
 /* Names of front-ends as written into profiles. */
 const char *pp__frontend_name(int fe);

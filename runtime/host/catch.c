@@ -7,7 +7,7 @@
  * `catcher>recover` ran). A catch handler calls this before its first
  * statement, from the catching function itself: every cyg frame lying
  * below that function's stack pointer is dead then, whatever comes next
- * (gate_resync.c, pp__catch_landed). GCC's hooks ran while unwinding and
+ * (gate_resync.c, pp__unwound_to). GCC's hooks ran while unwinding and
  * left none; raii's cleanups and the plugin's landing pads leave their
  * frames themselves.
  * Weak, so that a program linking the C++ runtime statically
@@ -42,7 +42,7 @@ PP_EXPORT PP_NOINSTR __attribute__((weak)) void *__cxa_begin_catch(void *exc)
 #if defined(__x86_64__)
 	/* the catching function's stack pointer at this call (cyg positions
 	 * are such stack pointers, frontends/cyg/cyg.c) */
-	pp__catch_landed((uint64_t)(uintptr_t)__builtin_dwarf_cfa());
+	pp__unwound_to((uint64_t)(uintptr_t)__builtin_dwarf_cfa());
 #endif
 	return fn(exc);
 }
