@@ -5,31 +5,9 @@
  * recursion makes, with no exit unmatched (inlrec.expected); inlrec.sh
  * checks that the compiler did inline the walk into itself. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <pathprof/pathprof.h>
 
-#include "../../examples/feed/gate.h"
-
-typedef struct node {
-	struct node *left, *right;
-	unsigned v;
-} node_t;
-
-static volatile unsigned sink;
-
-__attribute__((noinline)) static node_t *grow(int depth)
-{
-	GATE();
-	if (depth == 0)
-		return NULL;
-	node_t *n = malloc(sizeof *n);
-	if (!n)
-		abort();
-	n->v = (unsigned)depth;
-	n->left = grow(depth - 1);
-	n->right = grow(depth - 1);
-	return n;
-}
+#include "inlrec_tree.h"
 
 /* small and self-recursive: GCC's recursive inlining at -O2 */
 static void release(node_t *n)

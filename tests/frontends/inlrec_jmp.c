@@ -12,33 +12,12 @@
  * round). */
 #include <setjmp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <pathprof/pathprof.h>
 
-#include "../../examples/feed/gate.h"
+#include "inlrec_tree.h"
 
-typedef struct node {
-	struct node *left, *right;
-	unsigned v;
-} node_t;
-
-static volatile unsigned sink;
 static jmp_buf out;
 static unsigned bail; /* a node's value, or none (0) */
-
-__attribute__((noinline)) static node_t *grow(int depth)
-{
-	GATE();
-	if (depth == 0)
-		return NULL;
-	node_t *n = malloc(sizeof *n);
-	if (!n)
-		abort();
-	n->v = (unsigned)depth;
-	n->left = grow(depth - 1);
-	n->right = grow(depth - 1);
-	return n;
-}
 
 /* Frees a node, or leaves the walk at the node of value bail: out of line
  * and not a gate (a noreturn call in release kept GCC from inlining it
