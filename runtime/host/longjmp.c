@@ -12,8 +12,9 @@
  * above the current stack pointer, within 1 GiB, is not taken: the jump
  * then happens as before, and the next gate sorts the frames out.
  * Weak, so that a sanitizer's interceptors, linked into the program
- * statically, keep theirs; where they are a library (loaded before libc),
- * the real call reaches them. The real functions are looked up at load,
+ * statically, keep theirs (gcc's libasan, linked first, defines longjmp
+ * before this object is needed: the link takes its own, and the gap stays
+ * open under sanitizers). The real functions are looked up at load,
  * not at the jump: a signal handler may siglongjmp, and dlsym is not
  * async-signal-safe. */
 #define _GNU_SOURCE
