@@ -81,28 +81,49 @@ void pp__drop_frames(pp__tls_t *t, uint32_t keep)
 	}
 }
 
+/* Leave the top frame as its exit would have at `now` (read by the caller
+ * when the thread times): its path counted if a leaf, its time recorded. */
+static void leave_top(pp__tls_t *t, uint64_t now)
+{
+	uint32_t v = t->dstate - PP__FRAME_BYTES;
+	if (PP__TIMING && t->timing_now)
+		pp__pop_timed_rare(t, v, now);
+	else
+		pp__pop(t, v);
+}
+
 /* Control went up the stack past gated frames without their exits: a C++
  * catch handler entered in the function whose stack pointer at the call
  * was sp (host/catch.c), or a longjmp to a setjmp made at sp (host/
- * longjmp.c). A cyg frame's position is its function's stack pointer at
- * the hook's call (frontends/cyg/cyg.c): the function at sp has its own
- * there (its stack pointer stays put between its calls), and one it
- * called lies at least a return address lower. So cyg frames below sp
- * belong to functions that are gone: dropped now, each counted unmatched,
- * as the next gate drops them when it lies above them, which it need not
- * (docs/internals/control-flow.md, "The gap"). */
+ * longjmp.c). On x86-64 every front-end's position lies within or above
+ * its function's frame: cyg's and the plugin's are the stack pointer at the
+ * hook's call (their trampolines), raii's the frame address, XRay's lean
+ * shim's the return address's slot; the full XRay shim's frames carry
+ * PP__SP_NONE, above every stack, and are never taken here. The function
+ * at sp has its own frames at or above sp (its stack pointer stays put
+ * between its calls), and one it called lies at least a return address
+ * lower. So the frames below sp belong to functions that are gone, and
+ * they went now: each leaves as its exit would have, here, its path
+ * counted and its time up to the jump recorded, as GCC's exit hooks, raii's
+ * cleanups and the plugin's landing pads leave theirs while an exception
+ * unwinds. Dropped, they would lose the paths that led to the throw or the
+ * jump (an interpreter's every error) and leave their time to the frame
+ * below (docs/internals/control-flow.md). */
 void pp__unwound_to(uint64_t sp)
 {
 	pp__tls_t *t = &pp__tls;
-	/* another front-end's frames (mixed) have positions of their own */
-	if (__atomic_load_n(&pp__g.frontend, __ATOMIC_RELAXED) != PP_FE_CYG ||
-	    __atomic_load_n(&pp__g.mixed_frontends, __ATOMIC_RELAXED) || !t->slab || t->trace)
+	if (!t->slab || t->trace)
 		return;
 	pp__drop_dead_excess(t, sp);
+	if (t->excess)
+		return; /* the jump lands among frames beyond the bound: every
+			 * kept frame lies above it */
 	uint32_t d = pp__depth_of(t);
 	while (d > 0 && t->stack[d - 1].sp < sp)
 		d--;
-	pp__drop_frames(t, d);
+	uint64_t now = PP__TIMING && t->timing_now ? pp_ticks() : 0;
+	while (pp__depth_of(t) > d)
+		leave_top(t, now);
 }
 
 /* cyg, plugin: the frames at the gate's own position are the gates of
@@ -161,11 +182,7 @@ void pp__leave_checked(pp__tls_t *t, uint64_t key, int checked, uint64_t now)
 	}
 	if (d != pp__depth_of(t))
 		pp__drop_frames(t, d);
-	uint32_t v = t->dstate - PP__FRAME_BYTES;
-	if (PP__TIMING && t->timing_now)
-		pp__pop_timed_rare(t, v, now);
-	else
-		pp__pop(t, v);
+	leave_top(t, now);
 }
 
 void pp__leave_resync(uint64_t key)

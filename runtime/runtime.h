@@ -122,8 +122,8 @@ uint64_t pp__realtime_ns(void);
 uint64_t pp__run_now_ns(void);
 
 /* Control went up the stack to the function whose stack pointer is sp (a
- * C++ catch, host/catch.c; a longjmp, host/longjmp.c): the cyg frames
- * below it, whose exits never ran, are dropped (gate_resync.c). */
+ * C++ catch, host/catch.c; a longjmp, host/longjmp.c): the frames below
+ * it, whose exits never ran, are closed now, as exits (gate_resync.c). */
 void pp__unwound_to(uint64_t sp);
 
 /* Names of front-ends as written into profiles. */

@@ -5,9 +5,10 @@
  * least as large as the one that threw through, ran its hook at or below
  * their positions and nested under them (`catcher>middle>recover` where
  * `catcher>recover` ran). A catch handler calls this before its first
- * statement, from the catching function itself: every cyg frame lying
- * below that function's stack pointer is dead then, whatever comes next
- * (gate_resync.c, pp__unwound_to). GCC's hooks ran while unwinding and
+ * statement, from the catching function itself: every frame lying below
+ * that function's stack pointer has ended then, and is closed as its exit
+ * would have closed it (gate_resync.c, pp__unwound_to); XRay's exit sleds
+ * do not run while unwinding either. GCC's hooks ran while unwinding and
  * left none; raii's cleanups and the plugin's landing pads leave their
  * frames themselves.
  * Weak, so that a program linking the C++ runtime statically
@@ -40,8 +41,8 @@ PP_EXPORT PP_NOINSTR __attribute__((weak)) void *__cxa_begin_catch(void *exc)
 		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
 	}
 #if defined(__x86_64__)
-	/* the catching function's stack pointer at this call (cyg positions
-	 * are such stack pointers, frontends/cyg/cyg.c) */
+	/* the catching function's stack pointer at this call (cyg's and the
+	 * plugin's positions are such stack pointers, frontends/cyg/cyg.c) */
 	pp__unwound_to((uint64_t)(uintptr_t)__builtin_dwarf_cfa());
 #endif
 	return fn(exc);

@@ -1,11 +1,11 @@
 /* longjmp and its kin, interposed (glibc, x86-64). A longjmp leaves every
- * frame between it and its setjmp without their exits. The next gate drops
- * them when it lies above them, but a function the setjmp caller calls
- * next, with a frame at least as large as theirs, ran its cyg hook at or
- * below their positions and nested under them: its path was named with
- * the dead frames (docs/internals/control-flow.md, "The gap"). Here, before
- * the jump, every cyg frame below the stack pointer the setjmp saved is
- * dropped (gate_resync.c, pp__unwound_to), so nothing nests under it.
+ * frame between it and its setjmp without their exits. The next gate would
+ * drop them when it lies above them, their paths lost, and a function the
+ * setjmp caller calls next, with a frame at least as large as theirs, ran
+ * its cyg hook at or below their positions and nested under them
+ * (docs/internals/control-flow.md, "The gap"). Here, before the jump,
+ * every frame below the stack pointer the setjmp saved is closed, as its
+ * exit would have closed it (gate_resync.c, pp__unwound_to).
  * glibc keeps that stack pointer in the jmp_buf mangled with the thread's
  * pointer guard (rotated left 17 bits after an exclusive or with the guard
  * at %fs:0x30, as its own longjmp undoes it). A value that does not lie

@@ -1,11 +1,13 @@
 /* A longjmp out of two gated frames, then a sibling of theirs with a much
  * larger frame, called from the function that called setjmp. Through cyg
  * the sibling's hook runs below the dead frames' positions, so at its
- * entry they look like its callers: before the runtime dropped them at the
- * jump (runtime/host/longjmp.c) its path was main>driver>mid>deep>big.
- * raii and XRay tell the sibling from the dead by the call (the same
- * frame address or return-address slot as mid's). Every way: the dead
- * frames' paths are not counted, 10 exits are unmatched (jmpgap.expected). */
+ * entry they look like its callers: before the runtime saw the jump
+ * (runtime/host/longjmp.c) its path was main>driver>mid>deep>big. raii and
+ * XRay tell the sibling from the dead by the call (the same frame address
+ * or return-address slot as mid's). Every way the frames the jump leaves
+ * are closed there, as exits: deep's path counts all ten calls, the five
+ * that jumped too, and no exit is unmatched (jmpgap.expected; dropped
+ * at the next gate, as under a sanitizer, 10 were). */
 #include <setjmp.h>
 #include <stdio.h>
 #include <pathprof/pathprof.h>
