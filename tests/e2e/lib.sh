@@ -42,31 +42,39 @@ sqlite_defs="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION
  -DSQLITE_OMIT_SHARED_CACHE"
 syslibs="-ldw -lelf -lpthread -ldl -lm"
 
+# fetch_npm WHAT PKG TGZ SHA256: leaves the npm package PKG's tarball in
+# $cache/TGZ, checked against SHA256; returns 1 with one line saying why
+# (naming WHAT) when it cannot.
+fetch_npm()
+{
+	mkdir -p "$cache" || return 1
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "e2e: cannot fetch $1: npm not found (scripts/deps.sh installs it)" >&2
+		return 1
+	fi
+	if [ ! -f "$cache/$3" ]; then
+		if ! (cd "$cache" && npm_config_cache="$cache/npm" npm pack --loglevel=error \
+			"$2" >npm.log 2>&1); then
+			echo "e2e: cannot fetch $1: 'npm pack $2' failed:" >&2
+			tail -n 5 "$cache/npm.log" >&2
+			rm -f "$cache/$3"
+			return 1
+		fi
+	fi
+	got=$(sha256sum "$cache/$3" | cut -d' ' -f1)
+	if [ "$got" != "$4" ]; then
+		echo "e2e: $3: sha256 $got, expected $4; refusing it" >&2
+		rm -f "$cache/$3"
+		return 1
+	fi
+}
+
 # fetch_sqlite: leaves the amalgamation in $cache/sqlite3.c (and sqlite3.h);
 # returns 1 with one line saying why when it cannot.
 fetch_sqlite()
 {
 	[ -f "$cache/ok-$sqlite_version" ] && return 0
-	mkdir -p "$cache" || return 1
-	if ! command -v npm >/dev/null 2>&1; then
-		echo "e2e: cannot fetch SQLite: npm not found (scripts/deps.sh installs it)" >&2
-		return 1
-	fi
-	if [ ! -f "$cache/$sqlite_tgz" ]; then
-		if ! (cd "$cache" && npm_config_cache="$cache/npm" npm pack --loglevel=error \
-			"$sqlite_pkg" >npm.log 2>&1); then
-			echo "e2e: cannot fetch SQLite: 'npm pack $sqlite_pkg' failed:" >&2
-			tail -n 5 "$cache/npm.log" >&2
-			rm -f "$cache/$sqlite_tgz"
-			return 1
-		fi
-	fi
-	got=$(sha256sum "$cache/$sqlite_tgz" | cut -d' ' -f1)
-	if [ "$got" != "$sqlite_sha256" ]; then
-		echo "e2e: $sqlite_tgz: sha256 $got, expected $sqlite_sha256; refusing it" >&2
-		rm -f "$cache/$sqlite_tgz"
-		return 1
-	fi
+	fetch_npm SQLite "$sqlite_pkg" "$sqlite_tgz" "$sqlite_sha256" || return 1
 	tar -xzf "$cache/$sqlite_tgz" -C "$cache" --strip-components=3 \
 		package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h || return 1
 	grep -q "#define SQLITE_VERSION  *\"$sqlite_version\"" "$cache/sqlite3.h" || {
