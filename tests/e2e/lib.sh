@@ -42,6 +42,40 @@ sqlite_defs="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION
  -DSQLITE_OMIT_SHARED_CACHE"
 syslibs="-ldw -lelf -lpthread -ldl -lm"
 
+# row BUILD CHECK STATUS [DETAIL]: one line of a test's table; a STATUS
+# other than ok counts in fails, which e2e_verdict reads at the end.
+fails=0
+row()
+{
+	printf '%-13s %-10s %-4s %s\n' "$1" "$2" "$3" "${4:-}"
+	[ "$3" = ok ] || fails=$((fails + 1))
+}
+
+# e2e_verdict: PASS and exit 0, or FAIL with the count and exit 1.
+e2e_verdict()
+{
+	if [ "$fails" -eq 0 ]; then
+		echo "e2e: PASS"
+		exit 0
+	fi
+	echo "e2e: FAIL ($fails checks)"
+	exit 1
+}
+
+# two_at_a_time FUNC NAME...: FUNC NAME for each NAME, two at once (the
+# compiles and runs fill both cores of CI).
+two_at_a_time()
+{
+	fn=$1
+	shift
+	while [ $# -gt 0 ]; do
+		"$fn" "$1" &
+		if [ $# -gt 1 ]; then "$fn" "$2" & fi
+		wait
+		shift; [ $# -gt 0 ] && shift
+	done
+}
+
 # fetch_npm WHAT PKG TGZ SHA256: leaves the npm package PKG's tarball in
 # $cache/TGZ, checked against SHA256; returns 1 with one line saying why
 # (naming WHAT) when it cannot.

@@ -52,15 +52,10 @@ fi
 
 work=$build/tests/e2e/lua
 mkdir -p "$work" || exit 1
-fails=0
-row() # BUILD CHECK STATUS [DETAIL]
-{
-	printf '%-13s %-9s %-4s %s\n' "$1" "$2" "$3" "${4:-}"
-	[ "$3" = ok ] || fails=$((fails + 1))
-}
 
 # build_and_run NAME: the interpreter (lua.c and the library; not luac.c)
 # through pathprof-cc, then one timed run of the script; all in $work/NAME.
+# shellcheck disable=SC2317 # called through two_at_a_time
 build_and_run()
 {
 	d=$work/$1
@@ -90,13 +85,7 @@ build_and_run()
 
 start=$(date +%s)
 # shellcheck disable=SC2086
-set -- $builds
-while [ $# -gt 0 ]; do
-	build_and_run "$1" &
-	if [ $# -gt 1 ]; then build_and_run "$2" & fi
-	wait
-	shift; [ $# -gt 0 ] && shift
-done
+two_at_a_time build_and_run $builds
 echo "e2e: Lua 5.3.5, built and ran 5 builds in $(($(date +%s) - start)) s"
 
 want=$(printf '40\t1830\t610\t300\tfalse\ttrue')
@@ -159,9 +148,4 @@ PY
 	fi
 done
 
-if [ "$fails" -eq 0 ]; then
-	echo PASS
-else
-	echo "FAIL ($fails checks)"
-	exit 1
-fi
+e2e_verdict

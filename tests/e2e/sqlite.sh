@@ -40,15 +40,10 @@ fi
 
 work=$build/tests/e2e/runs
 mkdir -p "$work" || exit 1
-fails=0
-row() # BUILD CHECK STATUS [DETAIL]
-{
-	printf '%-13s %-10s %-4s %s\n' "$1" "$2" "$3" "${4:-}"
-	[ "$3" = ok ] || fails=$((fails + 1))
-}
 
 # build_and_run NAME: build, then run twice (timed, then sampled) and list.
 # Everything is left in $work/NAME for the checks and for a reader.
+# shellcheck disable=SC2317 # called through two_at_a_time
 build_and_run()
 {
 	d=$work/$1
@@ -58,7 +53,7 @@ build_and_run()
 	[ "$1" = clang-xray ] && arm=all
 	for r in 1 2; do
 		t=on
-		[ $r = 2 ] && t=sample:16
+		[ "$r" = 2 ] && t=sample:16
 		if PATHPROF_XRAY=$arm PATHPROF_TIMING=$t PATHPROF_OUT="$d/run$r.pathprof" \
 			"$d/driver" --db "$d/t.db" --rows "$rows" >"$d/run$r.out" 2>"$d/run$r.err" &&
 			"$cli" report --format paths "$d/run$r.pathprof" >"$d/run$r.paths" 2>>"$d/run$r.err"; then
@@ -71,16 +66,9 @@ build_and_run()
 	echo ok >"$d/run.status"
 }
 
-# Two at a time: the SQLite compiles and the runs fill both cores of CI.
 start=$(date +%s)
 # shellcheck disable=SC2086
-set -- $e2e_builds
-while [ $# -gt 0 ]; do
-	build_and_run "$1" &
-	if [ $# -gt 1 ]; then build_and_run "$2" & fi
-	wait
-	shift; [ $# -gt 0 ] && shift
-done
+two_at_a_time build_and_run $e2e_builds
 echo "e2e: SQLite $sqlite_version, $rows rows, built and ran 4 builds in $(($(date +%s) - start)) s"
 
 for b in $e2e_builds; do
@@ -159,9 +147,4 @@ if [ -f "$d/run1.pathprof" ]; then
 	fi
 fi
 
-if [ "$fails" -eq 0 ]; then
-	echo "e2e: PASS"
-	exit 0
-fi
-echo "e2e: FAIL ($fails checks)"
-exit 1
+e2e_verdict
