@@ -15,9 +15,13 @@
  * (frontends/cyg/cyg.c): the shim's own stack pointer lay lower by what
  * its compiler pushed, so that a longjmp's or a catch's target, compared
  * with it, took the function that called setjmp for one it had left
- * (runtime/gate_resync.c, pp__unwound_to). Costs the jump: one
- * instruction an entry. */
-void pp__plugin_enter_at(uint64_t key, uint64_t at) PP_NOINSTR __attribute__((visibility("hidden")));
+ * (runtime/gate_resync.c, pp__unwound_to). The position goes in the third
+ * argument's register, where the compiler keeps it anyway (given in the
+ * second, GCC copied it out of the register it wanted for the stack's
+ * base: one instruction more). Costs the jump: one instruction an
+ * entry. */
+void pp__plugin_enter_at(uint64_t key, uint64_t unused, uint64_t at) PP_NOINSTR
+	__attribute__((visibility("hidden")));
 __asm__(".text\n\t"
 	".globl pp_plugin_enter\n\t"
 	".type pp_plugin_enter, @function\n"
@@ -26,13 +30,14 @@ __asm__(".text\n\t"
 #ifdef __CET__
 	"endbr64\n\t"
 #endif
-	"lea 8(%rsp), %rsi\n\t"
+	"lea 8(%rsp), %rdx\n\t"
 	"jmp pp__plugin_enter_at\n\t"
 	".cfi_endproc\n\t"
 	".size pp_plugin_enter, . - pp_plugin_enter");
 
-void pp__plugin_enter_at(uint64_t key, uint64_t at)
+void pp__plugin_enter_at(uint64_t key, uint64_t unused, uint64_t at)
 {
+	(void)unused;
 	if (!at) /* a stack address: never 0 */
 		__builtin_unreachable();
 	pp__enter_at(key, PP_FE_PLUGIN, at, (uint64_t)(uintptr_t)__builtin_return_address(0),
