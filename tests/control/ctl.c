@@ -30,9 +30,12 @@ NOINL static void work(int v) { GATE(); char pad[256]; memset(pad, v, sizeof pad
 NOINL static void recover(void) { GATE(); char pad[16]; memset(pad, 1, sizeof pad); sink += pad[9]; }
 
 /* Does the runtime see this program's longjmps (runtime/host/longjmp.c)?
- * Not under a sanitizer, whose runtime defines longjmp ahead of pathprof's
- * (the scripts/sanitize.sh builds compile these programs with it). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+ * Only on x86-64 glibc, and not under a sanitizer, whose runtime defines
+ * longjmp ahead of pathprof's (the scripts/sanitize.sh builds compile
+ * these programs with it). */
+#if !defined(__x86_64__) || !defined(__GLIBC__)
+#define JUMPS_SEEN 0
+#elif defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define JUMPS_SEEN 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
